@@ -1,0 +1,64 @@
+# One helper per target kind. Every target gets the same warnings and sanitizer flags, so
+# adding a library, test or benchmark is one call and never a copy of compiler options.
+
+set(TALLY_WARNINGS -Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough)
+if(TALLY_WERROR)
+  list(APPEND TALLY_WARNINGS -Werror)
+endif()
+
+set(TALLY_SANITIZER_FLAGS "")
+if(TALLY_SANITIZE STREQUAL "address")
+  set(TALLY_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                            -fno-omit-frame-pointer)
+elseif(TALLY_SANITIZE STREQUAL "thread")
+  set(TALLY_SANITIZER_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
+elseif(NOT TALLY_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "TALLY_SANITIZE must be '', 'address' or 'thread', not '${TALLY_SANITIZE}'")
+endif()
+
+function(_tally_common_flags target)
+  target_compile_options(${target} PRIVATE ${TALLY_WARNINGS} ${TALLY_SANITIZER_FLAGS})
+  target_link_options(${target} PRIVATE ${TALLY_SANITIZER_FLAGS})
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+endfunction()
+
+# tally_cc_library(NAME name SRCS a.cc ... DEPS lib ...)
+function(tally_cc_library)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_library(${ARG_NAME} STATIC ${ARG_SRCS})
+  _tally_common_flags(${ARG_NAME})
+  target_link_libraries(${ARG_NAME} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# tally_cc_binary(NAME name SRCS main.cc DEPS lib ...): links mimalloc unless sanitizers are on
+# (the allocator is a deployment choice, and ASan/TSan need their own malloc).
+function(tally_cc_binary)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  _tally_common_flags(${ARG_NAME})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
+  if(TALLY_SANITIZE STREQUAL "" AND TARGET mimalloc)
+    target_link_libraries(${ARG_NAME} PRIVATE mimalloc)
+  endif()
+endfunction()
+
+# tally_cc_test(NAME name SRCS a_test.cc DEPS lib ... [LABELS l ...])
+function(tally_cc_test)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  _tally_common_flags(${ARG_NAME})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  if(ARG_LABELS)
+    set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+endfunction()
+
+# tally_cc_bench(NAME name SRCS a_bench.cc DEPS lib ...)
+function(tally_cc_bench)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  _tally_common_flags(${ARG_NAME})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} benchmark::benchmark
+                                            benchmark::benchmark_main)
+endfunction()

@@ -1,0 +1,263 @@
+#include "engine/cluster.h"
+
+#include "engine/base/check.h"
+
+namespace engine {
+
+const char* ToString(InactiveReason reason) {
+  switch (reason) {
+    case InactiveReason::kNone:
+      return "Ready";
+    case InactiveReason::kFlavorNotFound:
+      return "FlavorNotFound";
+    case InactiveReason::kStopped:
+      return "Stopped";
+    case InactiveReason::kCohortCycle:
+      return "CohortCycle";
+  }
+  return "?";
+}
+
+namespace {
+uint64_t SlotKeyHash(FlavorId flavor, ResourceId resource) {
+  return (static_cast<uint64_t>(Index(flavor)) << 32) | Index(resource);
+}
+}  // namespace
+
+void Cluster::Apply(const ClusterSpec& spec) {
+  for (const ResourceFlavorSpec& f : spec.flavors) {
+    UpsertFlavor(f);
+  }
+  for (const CohortSpec& c : spec.cohorts) {
+    UpsertCohort(c);
+  }
+  for (const ClusterQueueSpec& cq : spec.cluster_queues) {
+    UpsertClusterQueue(cq);
+  }
+  for (const LocalQueueSpec& lq : spec.local_queues) {
+    UpsertLocalQueue(lq);
+  }
+  for (const PriorityClassSpec& pc : spec.priority_classes) {
+    UpsertPriorityClass(pc);
+  }
+  Refresh();
+}
+
+void Cluster::Refresh() {
+  tree_.Refresh();
+}
+
+std::optional<FrSlot> Cluster::FindSlot(std::string_view flavor, std::string_view resource) const {
+  std::optional<FlavorId> f = flavors_.Find(flavor);
+  std::optional<ResourceId> r = resources_.Find(resource);
+  if (!f || !r) {
+    return std::nullopt;
+  }
+  auto it = slot_index_.find(SlotKeyHash(*f, *r));
+  if (it == slot_index_.end()) {
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+FrSlot Cluster::InternSlot(std::string_view flavor, std::string_view resource) {
+  FlavorId f = flavors_.Intern(flavor);
+  if (flavor_specs_.size() < flavors_.size()) {
+    flavor_specs_.resize(flavors_.size());
+  }
+  ResourceId r = resources_.Intern(resource);
+  auto [it, inserted] = slot_index_.emplace(
+      SlotKeyHash(f, r), MakeId<FrSlot>(static_cast<uint32_t>(slot_keys_.size())));
+  if (inserted) {
+    slot_keys_.push_back({f, r});
+    tree_.ResizeSlots(static_cast<uint32_t>(slot_keys_.size()));
+  }
+  return it->second;
+}
+
+NodeId Cluster::NodeFor(NodeKind kind, uint32_t owner) {
+  NodeId node = tree_.AddNode(kind);
+  node_owner_.push_back(owner);
+  declared_slots_.emplace_back();
+  return node;
+}
+
+CohortId Cluster::InternCohort(std::string_view name) {
+  CohortId id = cohorts_.Intern(name);
+  if (Index(id) == cohort_state_.size()) {
+    cohort_state_.emplace_back();
+    cohort_state_.back().node = NodeFor(NodeKind::kCohort, Index(id));
+  }
+  return id;
+}
+
+void Cluster::SetQuotas(NodeId node, const std::vector<ResourceGroupSpec>& groups) {
+  tree_.ClearQuotas(node);
+  std::vector<FrSlot>& declared = declared_slots_[Index(node)];
+  declared.clear();
+  for (const ResourceGroupSpec& group : groups) {
+    for (const FlavorQuotasSpec& flavor : group.flavors) {
+      for (const ResourceQuotaSpec& r : flavor.resources) {
+        FrSlot slot = InternSlot(flavor.flavor, r.resource);
+        tree_.SetQuota(node, slot,
+                       SlotQuota{r.nominal, r.borrowing_limit.value_or(kUnlimited),
+                                 r.lending_limit.value_or(kUnlimited)});
+        declared.push_back(slot);
+      }
+    }
+  }
+}
+
+void Cluster::UpsertFlavor(const ResourceFlavorSpec& spec) {
+  FlavorId id = flavors_.Intern(spec.name);
+  if (flavor_specs_.size() < flavors_.size()) {
+    flavor_specs_.resize(flavors_.size());
+  }
+  flavor_specs_[Index(id)] = spec;
+}
+
+void Cluster::DeleteFlavor(std::string_view name) {
+  if (std::optional<FlavorId> id = flavors_.Find(name)) {
+    flavor_specs_[Index(*id)].reset();
+  }
+}
+
+bool Cluster::FlavorExists(FlavorId flavor) const {
+  return Index(flavor) < flavor_specs_.size() && flavor_specs_[Index(flavor)].has_value();
+}
+
+const ResourceFlavorSpec* Cluster::FlavorSpec(FlavorId flavor) const {
+  return FlavorExists(flavor) ? &*flavor_specs_[Index(flavor)] : nullptr;
+}
+
+void Cluster::UpsertCohort(const CohortSpec& spec) {
+  CohortId id = InternCohort(spec.name);
+  NodeId node = cohort_state_[Index(id)].node;
+  cohort_state_[Index(id)].spec = spec;
+  NodeId parent = kInvalidId<NodeId>;
+  if (!spec.parent.empty()) {
+    parent = cohort_state_[Index(InternCohort(spec.parent))].node;
+  }
+  tree_.SetParent(node, parent);
+  SetQuotas(node, spec.resource_groups);
+}
+
+void Cluster::DeleteCohort(std::string_view name) {
+  std::optional<CohortId> id = cohorts_.Find(name);
+  if (!id) {
+    return;
+  }
+  // Kueue: the cohort becomes implicit — quota and parent edge dropped, children keep it.
+  CohortState& state = cohort_state_[Index(*id)];
+  state.spec.reset();
+  tree_.SetParent(state.node, kInvalidId<NodeId>);
+  SetQuotas(state.node, {});
+}
+
+bool Cluster::Exists(CohortId cohort) const {
+  const CohortState& state = cohort_state_[Index(cohort)];
+  return state.spec.has_value() || !tree_.Children(state.node).empty();
+}
+
+const CohortSpec* Cluster::Spec(CohortId cohort) const {
+  const CohortState& state = cohort_state_[Index(cohort)];
+  return state.spec ? &*state.spec : nullptr;
+}
+
+void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
+  CqId id = cqs_.Intern(spec.name);
+  if (Index(id) == cq_state_.size()) {
+    cq_state_.emplace_back();
+    cq_state_.back().node = NodeFor(NodeKind::kClusterQueue, Index(id));
+  }
+  CqState& state = cq_state_[Index(id)];
+  state.spec = spec;
+  NodeId parent = kInvalidId<NodeId>;
+  if (!spec.cohort.empty()) {
+    parent = cohort_state_[Index(InternCohort(spec.cohort))].node;
+  }
+  tree_.SetParent(state.node, parent);
+  SetQuotas(state.node, spec.resource_groups);
+}
+
+void Cluster::DeleteClusterQueue(std::string_view name) {
+  std::optional<CqId> id = cqs_.Find(name);
+  if (!id) {
+    return;
+  }
+  CqState& state = cq_state_[Index(*id)];
+  state.spec.reset();
+  tree_.SetParent(state.node, kInvalidId<NodeId>);
+  SetQuotas(state.node, {});
+}
+
+void Cluster::UpsertLocalQueue(const LocalQueueSpec& spec) {
+  for (LocalQueueSpec& lq : local_queues_) {
+    if (lq.name_space == spec.name_space && lq.name == spec.name) {
+      lq = spec;
+      return;
+    }
+  }
+  local_queues_.push_back(spec);
+}
+
+void Cluster::UpsertPriorityClass(const PriorityClassSpec& spec) {
+  for (PriorityClassSpec& pc : priority_classes_) {
+    if (pc.name == spec.name) {
+      pc = spec;
+      return;
+    }
+  }
+  priority_classes_.push_back(spec);
+}
+
+InactiveReason Cluster::Inactive(CqId cq) const {
+  const CqState& state = cq_state_[Index(cq)];
+  TALLY_CHECK(state.spec.has_value());
+  if (tree_.InCycle(state.node)) {
+    return InactiveReason::kCohortCycle;
+  }
+  if (state.spec->stop_policy != StopPolicy::kNone) {
+    return InactiveReason::kStopped;
+  }
+  for (FrSlot slot : declared_slots_[Index(state.node)]) {
+    if (!FlavorExists(SlotKey(slot).flavor)) {
+      return InactiveReason::kFlavorNotFound;
+    }
+  }
+  return InactiveReason::kNone;
+}
+
+std::string Cluster::InactiveMessage(CqId cq) const {
+  switch (Inactive(cq)) {
+    case InactiveReason::kNone:
+      return "Can admit new workloads";
+    case InactiveReason::kStopped:
+      return "Stopped by stopPolicy " + std::string(ToString(Spec(cq).stop_policy));
+    case InactiveReason::kCohortCycle:
+      return "Cohort tree of \"" + Spec(cq).cohort +
+             "\" contains a cycle: no new admissions in the whole tree; admitted workloads keep "
+             "their quota";
+    case InactiveReason::kFlavorNotFound: {
+      std::string missing;
+      for (FrSlot slot : declared_slots_[Index(ClusterQueueNode(cq))]) {
+        const std::string& flavor = Name(SlotKey(slot).flavor);
+        if (!FlavorExists(SlotKey(slot).flavor)
+            && missing.find("\"" + flavor + "\"") == std::string::npos) {
+          missing += (missing.empty() ? "\"" : ", \"") + flavor + "\"";
+        }
+      }
+      return "Can't admit new workloads: references missing ResourceFlavor(s) " + missing;
+    }
+  }
+  return "";
+}
+
+std::string_view Cluster::NodeName(NodeId node) const {
+  if (IsClusterQueueNode(node)) {
+    return Name(NodeClusterQueue(node));
+  }
+  return Name(NodeCohort(node));
+}
+
+}  // namespace engine

@@ -1,0 +1,154 @@
+// File: engine/cluster.h
+//
+// The cluster's quota model: interned names, the (flavor, resource) slot table and the quota tree
+// built from ClusterQueue and Cohort specs. This is the state the scheduler works on; specs come
+// from replay/ loaders, already validated.
+//
+//   Cluster cluster;
+//   cluster.Apply(spec);            // flavors, cohorts, CQs, local queues, priority classes
+//   NodeId cq = cluster.ClusterQueueNode(*cluster.FindClusterQueue("team-a"));
+//   Quantity free = cluster.tree().Available(cq, *cluster.FindSlot("default", "cpu"));
+//
+// Kueue rules mirrored here (kueue-semantics.md §2.2-§2.3, §4.3):
+//  - a cohort named by a CQ or Cohort but not backed by an object is an implicit root with no
+//    quota; deleting an explicit cohort that still has children makes it implicit;
+//  - a CQ is inactive when a flavor it references is missing, its stopPolicy is not None, or its
+//    tree has a cycle; its quota and usage still count in its cohorts.
+//
+// Thread safety: none; one owner at a time.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/base/name_table.h"
+#include "engine/config.h"
+#include "engine/resource_tree.h"
+
+namespace engine {
+
+enum class InactiveReason : uint8_t {
+  kNone,
+  kFlavorNotFound,
+  kStopped,
+  kCohortCycle,
+};
+const char* ToString(InactiveReason reason);
+
+struct FlavorResource {
+  FlavorId flavor;
+  ResourceId resource;
+};
+
+class Cluster {
+ public:
+  Cluster() = default;
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+  Cluster(Cluster&&) noexcept = default;
+  Cluster& operator=(Cluster&&) noexcept = default;
+
+  // Upserts every object of `spec` in dependency-free order, then refreshes the tree.
+  void Apply(const ClusterSpec& spec);
+
+  // Single-object changes. Each leaves the tree dirty; call Refresh() (Apply does).
+  void UpsertFlavor(const ResourceFlavorSpec& spec);
+  void DeleteFlavor(std::string_view name);
+  void UpsertCohort(const CohortSpec& spec);
+  void DeleteCohort(std::string_view name);
+  void UpsertClusterQueue(const ClusterQueueSpec& spec);
+  void DeleteClusterQueue(std::string_view name);
+  void UpsertLocalQueue(const LocalQueueSpec& spec);
+  void UpsertPriorityClass(const PriorityClassSpec& spec);
+  void Refresh();
+
+  // --- Names and slots ---
+  std::optional<CqId> FindClusterQueue(std::string_view name) const { return cqs_.Find(name); }
+  std::optional<CohortId> FindCohort(std::string_view name) const { return cohorts_.Find(name); }
+  std::optional<FlavorId> FindFlavor(std::string_view name) const { return flavors_.Find(name); }
+  std::optional<ResourceId> FindResource(std::string_view name) const {
+    return resources_.Find(name);
+  }
+  std::optional<FrSlot> FindSlot(std::string_view flavor, std::string_view resource) const;
+  FrSlot InternSlot(std::string_view flavor, std::string_view resource);
+
+  const std::string& Name(CqId id) const { return cqs_.Name(id); }
+  const std::string& Name(CohortId id) const { return cohorts_.Name(id); }
+  const std::string& Name(FlavorId id) const { return flavors_.Name(id); }
+  const std::string& Name(ResourceId id) const { return resources_.Name(id); }
+  FlavorResource SlotKey(FrSlot slot) const { return slot_keys_[Index(slot)]; }
+  bool IsMilli(FrSlot slot) const { return IsMilliResource(Name(SlotKey(slot).resource)); }
+
+  uint32_t num_cluster_queues() const { return cqs_.size(); }
+  uint32_t num_cohorts() const { return cohorts_.size(); }
+  uint32_t num_slots() const { return static_cast<uint32_t>(slot_keys_.size()); }
+
+  // --- Objects ---
+  // True when a ClusterQueue object exists (ids of deleted CQs stay interned).
+  bool Exists(CqId cq) const { return cq_state_[Index(cq)].spec.has_value(); }
+  // A cohort exists while it has an object or any child (CQ or cohort) names it.
+  bool Exists(CohortId cohort) const;
+  // A cohort with no object behind it (named by a CQ or child cohort only).
+  bool IsImplicit(CohortId cohort) const { return !cohort_state_[Index(cohort)].spec.has_value(); }
+  const ClusterQueueSpec& Spec(CqId cq) const { return *cq_state_[Index(cq)].spec; }
+  const CohortSpec* Spec(CohortId cohort) const;
+  bool FlavorExists(FlavorId flavor) const;
+  const ResourceFlavorSpec* FlavorSpec(FlavorId flavor) const;
+  const std::vector<LocalQueueSpec>& local_queues() const { return local_queues_; }
+  const std::vector<PriorityClassSpec>& priority_classes() const { return priority_classes_; }
+
+  // Slots a CQ or cohort declares quota for, in resource-group order (flavor-major).
+  std::span<const FrSlot> DeclaredSlots(NodeId node) const { return declared_slots_[Index(node)]; }
+
+  InactiveReason Inactive(CqId cq) const;
+  std::string InactiveMessage(CqId cq) const;
+
+  // --- The tree ---
+  NodeId ClusterQueueNode(CqId cq) const { return cq_state_[Index(cq)].node; }
+  NodeId CohortNode(CohortId cohort) const { return cohort_state_[Index(cohort)].node; }
+  bool IsClusterQueueNode(NodeId node) const { return tree_.Kind(node) == NodeKind::kClusterQueue; }
+  // REQUIRES: IsClusterQueueNode(node) (resp. !...).
+  CqId NodeClusterQueue(NodeId node) const { return MakeId<CqId>(node_owner_[Index(node)]); }
+  CohortId NodeCohort(NodeId node) const { return MakeId<CohortId>(node_owner_[Index(node)]); }
+  std::string_view NodeName(NodeId node) const;
+
+  const ResourceTree& tree() const { return tree_; }
+  ResourceTree& mutable_tree() { return tree_; }
+
+ private:
+  struct CqState {
+    NodeId node = kInvalidId<NodeId>;
+    std::optional<ClusterQueueSpec> spec;
+  };
+  struct CohortState {
+    NodeId node = kInvalidId<NodeId>;
+    std::optional<CohortSpec> spec;
+  };
+
+  CohortId InternCohort(std::string_view name);
+  void SetQuotas(NodeId node, const std::vector<ResourceGroupSpec>& groups);
+  NodeId NodeFor(NodeKind kind, uint32_t owner);
+
+  NameTable<FlavorId> flavors_;
+  NameTable<ResourceId> resources_;
+  NameTable<CqId> cqs_;
+  NameTable<CohortId> cohorts_;
+  std::vector<std::optional<ResourceFlavorSpec>> flavor_specs_;  // by FlavorId
+  std::vector<CqState> cq_state_;
+  std::vector<CohortState> cohort_state_;
+  std::vector<uint32_t> node_owner_;                 // NodeId -> CqId or CohortId index
+  std::vector<std::vector<FrSlot>> declared_slots_;  // NodeId -> slots with declared quota
+  std::vector<FlavorResource> slot_keys_;            // FrSlot -> (flavor, resource)
+  std::unordered_map<uint64_t, FrSlot> slot_index_;  // (flavor << 32 | resource) -> slot
+  std::vector<LocalQueueSpec> local_queues_;
+  std::vector<PriorityClassSpec> priority_classes_;
+  ResourceTree tree_;
+};
+
+}  // namespace engine

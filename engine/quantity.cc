@@ -1,0 +1,370 @@
+#include "engine/quantity.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace engine {
+namespace {
+
+using U128 = unsigned __int128;
+
+// Mantissas are kept below 10^38 so that one more decimal digit never overflows 2^128.
+constexpr U128 Pow10(int k) {
+  U128 r = 1;
+  for (int i = 0; i < k; ++i) {
+    r *= 10;
+  }
+  return r;
+}
+constexpr int kMaxDigits = 38;
+constexpr U128 kMantissaLimit = Pow10(kMaxDigits - 1);  // room for one more digit
+// Exponents beyond this already over/underflow any int64 result; clamping keeps loops short.
+constexpr int32_t kExponentClamp = 400;
+
+// Drops the last decimal digit of d (exponent + 1), remembering a non-zero digit as sticky.
+void DropDigit(DecimalQuantity& d) {
+  if (d.mantissa % 10 != 0) {
+    d.sticky = true;
+  }
+  d.mantissa /= 10;
+  ++d.exponent;
+}
+
+// Rescales a so that a.exponent == target (target < a.exponent), losing precision only when the
+// mantissa would overflow; returns false if it could not get all the way.
+bool LowerExponent(DecimalQuantity& a, int32_t target) {
+  while (a.exponent > target) {
+    if (a.mantissa >= kMantissaLimit) {
+      return false;
+    }
+    a.mantissa *= 10;
+    --a.exponent;
+  }
+  return true;
+}
+
+// Brings both operands to one exponent: the larger exponent is lowered as far as the mantissa
+// allows; then the smaller-exponent operand drops digits (sticky) until they meet.
+void Align(DecimalQuantity& a, DecimalQuantity& b) {
+  if (a.exponent == b.exponent) {
+    return;
+  }
+  DecimalQuantity& hi = a.exponent > b.exponent ? a : b;
+  DecimalQuantity& lo = a.exponent > b.exponent ? b : a;
+  if (hi.mantissa == 0) {
+    hi.exponent = lo.exponent;
+    return;
+  }
+  if (lo.mantissa == 0) {
+    lo.exponent = hi.exponent;
+    return;
+  }
+  LowerExponent(hi, lo.exponent);
+  while (lo.exponent < hi.exponent) {
+    DropDigit(lo);
+  }
+}
+
+int CompareMagnitude(DecimalQuantity a, DecimalQuantity b) {
+  Align(a, b);
+  if (a.mantissa != b.mantissa) {
+    return a.mantissa < b.mantissa ? -1 : 1;
+  }
+  if (a.sticky != b.sticky) {
+    return a.sticky ? 1 : -1;
+  }
+  return 0;
+}
+
+struct Suffix {
+  std::string_view text;
+  int32_t exponent10;
+  int binary_power;  // multiply by 1024^binary_power
+};
+constexpr std::array<Suffix, 16> kSuffixes = {{
+    {"n", -9, 0},
+    {"u", -6, 0},
+    {"m", -3, 0},
+    {"k", 3, 0},
+    {"M", 6, 0},
+    {"G", 9, 0},
+    {"T", 12, 0},
+    {"P", 15, 0},
+    {"E", 18, 0},
+    {"Ki", 0, 1},
+    {"Mi", 0, 2},
+    {"Gi", 0, 3},
+    {"Ti", 0, 4},
+    {"Pi", 0, 5},
+    {"Ei", 0, 6},
+    {"", 0, 0},
+}};
+
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Parses a decimal exponent suffix "e12", "E-3", "e+4". Returns false if `s` is not one.
+bool ParseExponentSuffix(std::string_view s, int32_t& exponent) {
+  if (s.size() < 2 || (s[0] != 'e' && s[0] != 'E')) {
+    return false;
+  }
+  size_t pos = 1;
+  bool negative = false;
+  if (s[pos] == '+' || s[pos] == '-') {
+    negative = s[pos] == '-';
+    ++pos;
+  }
+  if (pos == s.size()) {
+    return false;
+  }
+  int64_t value = 0;
+  for (; pos < s.size(); ++pos) {
+    if (!IsDigit(s[pos])) {
+      return false;
+    }
+    value = std::min<int64_t>(value * 10 + (s[pos] - '0'), kExponentClamp);
+  }
+  exponent = static_cast<int32_t>(negative ? -value : value);
+  return true;
+}
+
+}  // namespace
+
+Quantity MultiplySaturating(Quantity per_pod, int64_t count) {
+  if (per_pod.IsUnlimited() && count > 0) {
+    return kUnlimited;
+  }
+  int64_t product = 0;
+  if (__builtin_mul_overflow(per_pod.value(), count, &product)) [[unlikely]] {
+    bool negative = (per_pod.value() < 0) != (count < 0);
+    return Quantity(negative ? -Quantity::kMaxValue : Quantity::kMaxValue);
+  }
+  return Quantity(product);
+}
+
+StatusOr<DecimalQuantity> ParseDecimalQuantity(std::string_view text) {
+  if (text.empty()) {
+    return InvalidArgument("empty quantity");
+  }
+  DecimalQuantity d;
+  size_t pos = 0;
+  if (text[pos] == '+' || text[pos] == '-') {
+    d.negative = text[pos] == '-';
+    ++pos;
+  }
+  size_t digits = 0;
+  // Integer part.
+  for (; pos < text.size() && IsDigit(text[pos]); ++pos, ++digits) {
+    unsigned digit = static_cast<unsigned>(text[pos] - '0');
+    if (d.mantissa >= kMantissaLimit) {
+      // Too many significant digits: keep the magnitude through the exponent.
+      d.sticky |= digit != 0;
+      ++d.exponent;
+      continue;
+    }
+    d.mantissa = d.mantissa * 10 + digit;
+  }
+  // Fraction.
+  if (pos < text.size() && text[pos] == '.') {
+    ++pos;
+    for (; pos < text.size() && IsDigit(text[pos]); ++pos, ++digits) {
+      unsigned digit = static_cast<unsigned>(text[pos] - '0');
+      if (d.mantissa >= kMantissaLimit) {
+        d.sticky |= digit != 0;
+        continue;
+      }
+      d.mantissa = d.mantissa * 10 + digit;
+      --d.exponent;
+    }
+  }
+  if (digits == 0) {
+    return InvalidArgument(fmt::format("quantity \"{}\" has no digits", text));
+  }
+  std::string_view suffix = text.substr(pos);
+  int32_t exponent10 = 0;
+  int binary_power = 0;
+  bool known = false;
+  for (const Suffix& s : kSuffixes) {
+    if (s.text == suffix) {
+      exponent10 = s.exponent10;
+      binary_power = s.binary_power;
+      known = true;
+      break;
+    }
+  }
+  if (!known && !ParseExponentSuffix(suffix, exponent10)) {
+    if (suffix.find_first_of(".+-") != std::string_view::npos || suffix.empty()) {
+      return InvalidArgument(fmt::format("quantity \"{}\" is not a number", text));
+    }
+    return InvalidArgument(fmt::format(
+        "quantity \"{}\" has unknown suffix \"{}\" (want n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, "
+        "Ti, Pi, Ei or e<exponent>)",
+        text, suffix));
+  }
+  d.exponent = std::clamp(d.exponent + exponent10, -kExponentClamp, kExponentClamp);
+  for (int i = 0; i < binary_power * 10; ++i) {  // x 2^(10 k)
+    if (d.mantissa >= kMantissaLimit / 2 * 10) {
+      DropDigit(d);
+    }
+    d.mantissa *= 2;
+  }
+  if (d.mantissa == 0 && !d.sticky) {
+    d.negative = false;
+    d.exponent = 0;
+  }
+  return d;
+}
+
+DecimalQuantity Add(const DecimalQuantity& a_in, const DecimalQuantity& b_in) {
+  DecimalQuantity a = a_in;
+  DecimalQuantity b = b_in;
+  Align(a, b);
+  DecimalQuantity r;
+  r.exponent = a.exponent;
+  r.sticky = a.sticky || b.sticky;
+  if (a.negative == b.negative) {
+    r.negative = a.negative;
+    if (a.mantissa >= kMantissaLimit || b.mantissa >= kMantissaLimit) {
+      DropDigit(a);
+      DropDigit(b);
+      r.exponent = a.exponent;
+      r.sticky = a.sticky || b.sticky;
+    }
+    r.mantissa = a.mantissa + b.mantissa;
+  } else if (a.mantissa >= b.mantissa) {
+    r.negative = a.negative;
+    r.mantissa = a.mantissa - b.mantissa;
+  } else {
+    r.negative = b.negative;
+    r.mantissa = b.mantissa - a.mantissa;
+  }
+  if (r.mantissa == 0 && !r.sticky) {
+    r = DecimalQuantity{};
+  }
+  return r;
+}
+
+DecimalQuantity Multiply(const DecimalQuantity& a_in, const DecimalQuantity& b_in) {
+  DecimalQuantity a = a_in;
+  DecimalQuantity b = b_in;
+  DecimalQuantity r;
+  if (a.mantissa == 0 || b.mantissa == 0) {
+    return r;
+  }
+  // Shrink until the product fits in 38 digits.
+  while (a.mantissa > 0 && b.mantissa > kMantissaLimit / a.mantissa) {
+    DropDigit(a.mantissa >= b.mantissa ? a : b);
+  }
+  r.mantissa = a.mantissa * b.mantissa;
+  r.exponent = std::clamp(a.exponent + b.exponent, -kExponentClamp, kExponentClamp);
+  r.negative = a.negative != b.negative;
+  r.sticky = a.sticky || b.sticky;
+  if (r.mantissa == 0 && !r.sticky) {
+    r = DecimalQuantity{};
+  }
+  return r;
+}
+
+int CompareDecimal(const DecimalQuantity& a, const DecimalQuantity& b) {
+  if (a.IsZero() && b.IsZero()) {
+    return 0;
+  }
+  if (a.negative != b.negative) {
+    return a.negative ? -1 : 1;
+  }
+  int magnitude = CompareMagnitude(a, b);
+  return a.negative ? -magnitude : magnitude;
+}
+
+DecimalQuantity MaxOf(const DecimalQuantity& a, const DecimalQuantity& b) {
+  return CompareDecimal(a, b) >= 0 ? a : b;
+}
+
+Quantity ToCanonical(const DecimalQuantity& decimal, bool milli) {
+  int32_t exponent = decimal.exponent + (milli ? 3 : 0);
+  U128 magnitude = decimal.mantissa;
+  const U128 max = static_cast<U128>(Quantity::kMaxValue);
+  bool saturated = false;
+  if (exponent >= 0) {
+    for (int32_t i = 0; i < exponent && !saturated; ++i) {
+      if (magnitude > max) {
+        saturated = true;
+        break;
+      }
+      magnitude *= 10;
+    }
+    // A sticky tail below the integer digits means the true value is just above: round up.
+    if (decimal.sticky && !saturated) {
+      magnitude += 1;
+    }
+  } else {
+    bool remainder = decimal.sticky;
+    int32_t k = -exponent;
+    if (k > kMaxDigits) {
+      remainder |= magnitude != 0;
+      magnitude = 0;
+    } else {
+      U128 divisor = Pow10(k);
+      remainder |= magnitude % divisor != 0;
+      magnitude /= divisor;
+    }
+    if (remainder) {
+      magnitude += 1;  // round up, away from zero
+    }
+  }
+  if (saturated || magnitude >= max) {
+    return Quantity(decimal.negative ? -Quantity::kMaxValue : Quantity::kMaxValue);
+  }
+  int64_t value = static_cast<int64_t>(magnitude);
+  return Quantity(decimal.negative ? -value : value);
+}
+
+StatusOr<Quantity> ParseCanonicalQuantity(std::string_view text, bool milli) {
+  StatusOr<DecimalQuantity> decimal = ParseDecimalQuantity(text);
+  if (!decimal.ok()) {
+    return decimal.status();
+  }
+  return ToCanonical(*decimal, milli);
+}
+
+std::string FormatQuantity(Quantity q, bool milli) {
+  if (q.IsUnlimited()) {
+    return "unlimited";
+  }
+  int64_t v = q.value();
+  if (milli) {
+    if (v % 1000 == 0) {
+      return fmt::format("{}", v / 1000);
+    }
+    return fmt::format("{}m", v);
+  }
+  if (v == 0) {
+    return "0";
+  }
+  static constexpr std::array<std::string_view, 6> kBinary = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  static constexpr std::array<std::string_view, 6> kDecimal = {"k", "M", "G", "T", "P", "E"};
+  // Prefer the binary suffix when the amount is an exact multiple of 1024 (memory), else the
+  // decimal one, else the plain number: all three parse back to the same canonical value.
+  for (int i = static_cast<int>(kBinary.size()) - 1; i >= 0; --i) {
+    int64_t unit = int64_t{1} << (10 * (i + 1));
+    if (v % unit == 0) {
+      return fmt::format("{}{}", v / unit, kBinary[static_cast<size_t>(i)]);
+    }
+  }
+  for (int i = static_cast<int>(kDecimal.size()) - 1; i >= 0; --i) {
+    int64_t unit = 1;
+    for (int j = 0; j <= i; ++j) {
+      unit *= 1000;
+    }
+    if (v % unit == 0) {
+      return fmt::format("{}{}", v / unit, kDecimal[static_cast<size_t>(i)]);
+    }
+  }
+  return fmt::format("{}", v);
+}
+
+}  // namespace engine

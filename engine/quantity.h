@@ -1,0 +1,134 @@
+// File: engine/quantity.h
+//
+// Quantities exactly as Kueue keeps them (kueue-semantics.md §1):
+//  - every amount is an int64 in canonical units: the resource named exactly `cpu` in milli-units,
+//    every other resource in whole units, both rounded up (away from zero);
+//  - quota arithmetic saturates, and a value >= MaxInt64 is the Unlimited sentinel:
+//      Unlimited + x = Unlimited, Unlimited - bounded = Unlimited, bounded - Unlimited = MinInt64,
+//      Unlimited - Unlimited = 0; bounded results that overflow clamp.
+//  - no floating point anywhere.
+//
+// Kubernetes quantity strings ("500m", "1.5", "5Gi", "1e3", "100M") are parsed into an exact
+// `DecimalQuantity` first, because Kueue combines container requests as exact decimals and rounds
+// only once per pod (§3). `ToCanonical` does that single rounding.
+//
+//   StatusOr<Quantity> cpu = ParseCanonicalQuantity("250m", /*milli=*/true);   // 250
+//   StatusOr<Quantity> mem = ParseCanonicalQuantity("5Gi", /*milli=*/false);   // 5368709120
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "engine/base/status.h"
+
+namespace engine {
+
+class Quantity {
+ public:
+  static constexpr int64_t kMaxValue = std::numeric_limits<int64_t>::max();
+  static constexpr int64_t kMinValue = std::numeric_limits<int64_t>::min();
+
+  constexpr Quantity() = default;
+  constexpr explicit Quantity(int64_t value) : value_(value) {}
+
+  static constexpr Quantity Unlimited() { return Quantity(kMaxValue); }
+  static constexpr Quantity Zero() { return Quantity(0); }
+
+  constexpr int64_t value() const { return value_; }
+  constexpr bool IsUnlimited() const { return value_ == kMaxValue; }
+
+  friend constexpr auto operator<=>(Quantity, Quantity) = default;
+
+  // Kueue's Amount.Add: Unlimited absorbs everything; bounded sums saturate.
+  friend constexpr Quantity operator+(Quantity a, Quantity b) {
+    if (a.IsUnlimited() || b.IsUnlimited()) {
+      return Unlimited();
+    }
+    int64_t sum = 0;
+    if (__builtin_add_overflow(a.value_, b.value_, &sum)) [[unlikely]] {
+      return Quantity(a.value_ > 0 ? kMaxValue : kMinValue);
+    }
+    return Quantity(sum);
+  }
+
+  // Kueue's Amount.Sub (see file comment for the Unlimited cases).
+  friend constexpr Quantity operator-(Quantity a, Quantity b) {
+    if (b.IsUnlimited()) {
+      return a.IsUnlimited() ? Zero() : Quantity(kMinValue);
+    }
+    if (a.IsUnlimited()) {
+      return Unlimited();
+    }
+    int64_t diff = 0;
+    if (__builtin_sub_overflow(a.value_, b.value_, &diff)) [[unlikely]] {
+      return Quantity(a.value_ >= 0 ? kMaxValue : kMinValue);
+    }
+    return Quantity(diff);
+  }
+
+  constexpr Quantity& operator+=(Quantity other) { return *this = *this + other; }
+  constexpr Quantity& operator-=(Quantity other) { return *this = *this - other; }
+
+ private:
+  int64_t value_ = 0;
+};
+
+inline constexpr Quantity kUnlimited = Quantity::Unlimited();
+
+constexpr Quantity Min(Quantity a, Quantity b) {
+  return a < b ? a : b;
+}
+constexpr Quantity Max(Quantity a, Quantity b) {
+  return a < b ? b : a;
+}
+constexpr Quantity ClampNonNegative(Quantity q) {
+  return Max(q, Quantity::Zero());
+}
+
+// Saturating per-pod amount x pod count (a negative or unlimited amount is returned unchanged
+// in sign; overflow clamps to +-MaxInt64 as Kueue's vector Mul does).
+Quantity MultiplySaturating(Quantity per_pod, int64_t count);
+
+// True for the one resource Kueue counts in milli-units.
+constexpr bool IsMilliResource(std::string_view resource_name) {
+  return resource_name == "cpu";
+}
+
+// An exact decimal: (negative ? -1 : 1) * mantissa * 10^exponent, plus `sticky` when digits were
+// beyond the 38 kept (the true magnitude is then slightly larger: only rounding up cares).
+struct DecimalQuantity {
+  unsigned __int128 mantissa = 0;
+  int32_t exponent = 0;
+  bool negative = false;
+  bool sticky = false;
+
+  bool IsZero() const { return mantissa == 0 && !sticky; }
+};
+
+// Parses a Kubernetes quantity string: [+-] digits [. digits] [suffix], suffix one of
+// n u m "" k M G T P E, Ki Mi Gi Ti Pi Ei, or a decimal exponent e<int> / E<int>.
+// Errors name the problem ("empty quantity", "unknown suffix \"Qi\"", ...).
+StatusOr<DecimalQuantity> ParseDecimalQuantity(std::string_view text);
+
+// Exact decimal arithmetic used to combine container requests before the per-pod rounding.
+DecimalQuantity Add(const DecimalQuantity& a, const DecimalQuantity& b);
+DecimalQuantity Multiply(const DecimalQuantity& a, const DecimalQuantity& b);
+// max(a, b) by value.
+DecimalQuantity MaxOf(const DecimalQuantity& a, const DecimalQuantity& b);
+int CompareDecimal(const DecimalQuantity& a, const DecimalQuantity& b);
+
+// Rounds once, up (away from zero), to canonical units: milli-units if `milli`, else whole units.
+// Magnitudes beyond int64 clamp to +-MaxInt64 (Kueue's SafeMilliValue/SafeValue).
+Quantity ToCanonical(const DecimalQuantity& decimal, bool milli);
+
+// Parse + ToCanonical in one step.
+StatusOr<Quantity> ParseCanonicalQuantity(std::string_view text, bool milli);
+
+// Human form of a canonical amount: cpu "1500m" / "2", memory "5Gi" / "100M" / "123",
+// "unlimited" for the sentinel.
+std::string FormatQuantity(Quantity q, bool milli);
+
+}  // namespace engine

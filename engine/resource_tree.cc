@@ -1,0 +1,327 @@
+#include "engine/resource_tree.h"
+
+#include <algorithm>
+
+#include "engine/base/check.h"
+
+namespace engine {
+
+ResourceTree::ResourceTree(uint32_t num_slots) : num_slots_(num_slots) {}
+
+void ResourceTree::ResizeSlots(uint32_t num_slots) {
+  TALLY_CHECK(num_slots >= num_slots_);
+  if (num_slots == num_slots_) {
+    return;
+  }
+  std::vector<SlotState> widened(static_cast<size_t>(meta_.size()) * num_slots);
+  for (size_t node = 0; node < meta_.size(); ++node) {
+    std::copy_n(cells_.begin() + static_cast<std::ptrdiff_t>(node * num_slots_), num_slots_,
+                widened.begin() + static_cast<std::ptrdiff_t>(node * num_slots));
+  }
+  cells_ = std::move(widened);
+  num_slots_ = num_slots;
+}
+
+NodeId ResourceTree::AddNode(NodeKind kind) {
+  NodeId id = MakeId<NodeId>(static_cast<uint32_t>(meta_.size()));
+  NodeMeta meta;
+  meta.kind = kind;
+  meta.height = kind == NodeKind::kCohort ? 1 : 0;
+  meta_.push_back(meta);
+  children_.emplace_back();
+  cells_.resize(cells_.size() + num_slots_);
+  MarkDirty(id);
+  return id;
+}
+
+void ResourceTree::SetParent(NodeId node, NodeId parent) {
+  NodeMeta& meta = meta_[Index(node)];
+  if (meta.parent == parent) {
+    return;
+  }
+  TALLY_CHECK(!IsValid(parent) || Kind(parent) == NodeKind::kCohort);
+  if (IsValid(meta.parent)) {
+    std::vector<NodeId>& siblings = children_[Index(meta.parent)];
+    siblings.erase(std::find(siblings.begin(), siblings.end(), node));
+    MarkDirty(meta.parent);
+  }
+  meta.parent = parent;
+  if (IsValid(parent)) {
+    children_[Index(parent)].push_back(node);
+  }
+  MarkDirty(node);
+}
+
+void ResourceTree::SetQuota(NodeId node, FrSlot slot, const SlotQuota& quota) {
+  SlotState& c = cell(node, slot);
+  c.nominal = quota.nominal;
+  c.borrowing_limit = quota.borrowing_limit;
+  c.lending_limit = quota.lending_limit;
+  MarkDirty(node);
+}
+
+void ResourceTree::ClearQuotas(NodeId node) {
+  for (uint32_t s = 0; s < num_slots_; ++s) {
+    SetQuota(node, MakeId<FrSlot>(s), SlotQuota{});
+  }
+}
+
+void ResourceTree::MarkDirty(NodeId node) {
+  dirty_.push_back(node);
+}
+
+NodeId ResourceTree::FindRootOrCycle(NodeId node, std::vector<NodeId>& chain) const {
+  // A chain longer than the number of nodes must revisit one: that is a cycle.
+  chain.clear();
+  for (NodeId n = node; IsValid(n); n = Parent(n)) {
+    chain.push_back(n);
+    if (chain.size() > meta_.size()) {
+      return kInvalidId<NodeId>;
+    }
+  }
+  return chain.back();
+}
+
+void ResourceTree::Refresh() {
+  std::vector<NodeId> roots;
+  std::vector<NodeId> chain;
+  for (NodeId d : dirty_) {
+    NodeId root = FindRootOrCycle(d, chain);
+    if (IsValid(root)) {
+      roots.push_back(root);
+    } else {
+      MarkCycleComponent(chain);
+    }
+  }
+  dirty_.clear();
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+  for (NodeId root : roots) {
+    RecomputeTree(root);
+  }
+}
+
+void ResourceTree::MarkCycleComponent(std::span<const NodeId> chain) {
+  // The last node of an over-long chain lies on the cycle; everything that reaches the cycle is a
+  // descendant of it through the children lists.
+  std::vector<uint8_t> visited(meta_.size(), 0);
+  std::vector<NodeId> stack = {chain.back()};
+  while (!stack.empty()) {
+    NodeId n = stack.back();
+    stack.pop_back();
+    if (visited[Index(n)] != 0) {
+      continue;
+    }
+    visited[Index(n)] = 1;
+    NodeMeta& meta = meta_[Index(n)];
+    if (!meta.in_cycle) {
+      meta.in_cycle = true;
+      ++meta.generation;
+    }
+    for (NodeId child : children_[Index(n)]) {
+      stack.push_back(child);
+    }
+  }
+}
+
+void ResourceTree::RecomputeTree(NodeId root) {
+  // Pre-order into scratch_, then walk it backwards: every child before its parent.
+  scratch_.clear();
+  scratch_.push_back(root);
+  for (size_t i = 0; i < scratch_.size(); ++i) {
+    for (NodeId child : children_[Index(scratch_[i])]) {
+      scratch_.push_back(child);
+    }
+  }
+  for (auto it = scratch_.rbegin(); it != scratch_.rend(); ++it) {
+    NodeId n = *it;
+    NodeMeta& meta = meta_[Index(n)];
+    meta.in_cycle = false;
+    ++meta.generation;
+    SlotState* row = &cells_[static_cast<size_t>(Index(n)) * num_slots_];
+    if (meta.kind == NodeKind::kClusterQueue) {
+      meta.height = 0;
+      for (uint32_t s = 0; s < num_slots_; ++s) {
+        row[s].subtree = row[s].nominal;
+        row[s].local = ClampNonNegative(row[s].subtree - row[s].lending_limit);
+      }
+      continue;
+    }
+    int height = 1;
+    for (uint32_t s = 0; s < num_slots_; ++s) {
+      row[s].subtree = row[s].nominal;
+      row[s].usage = Quantity::Zero();
+    }
+    for (NodeId child : children_[Index(n)]) {
+      const NodeMeta& child_meta = meta_[Index(child)];
+      if (child_meta.kind == NodeKind::kCohort) {
+        height = std::max(height, child_meta.height + 1);
+      }
+      const SlotState* child_row = &cells_[static_cast<size_t>(Index(child)) * num_slots_];
+      for (uint32_t s = 0; s < num_slots_; ++s) {
+        row[s].subtree += child_row[s].subtree - child_row[s].local;
+        row[s].usage += ClampNonNegative(child_row[s].usage - child_row[s].local);
+      }
+    }
+    meta.height = height;
+    for (uint32_t s = 0; s < num_slots_; ++s) {
+      row[s].local = ClampNonNegative(row[s].subtree - row[s].lending_limit);
+    }
+  }
+}
+
+void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
+  TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
+  if (InCycle(cq)) [[unlikely]] {
+    // The tree is frozen; cohort usage is rebuilt from CQ usage when the cycle is broken.
+    cell(cq, slot).usage += amount;
+    return;
+  }
+  NodeId node = cq;
+  for (;;) {
+    SlotState& c = cell(node, slot);
+    Quantity local_available = ClampNonNegative(c.local - c.usage);
+    c.usage += amount;
+    NodeId parent = Parent(node);
+    if (!IsValid(parent) || amount <= local_available) {
+      return;
+    }
+    amount -= local_available;
+    node = parent;
+  }
+}
+
+void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
+  TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
+  ++meta_[Index(cq)].generation;
+  if (InCycle(cq)) [[unlikely]] {
+    cell(cq, slot).usage -= amount;
+    return;
+  }
+  NodeId node = cq;
+  for (;;) {
+    SlotState& c = cell(node, slot);
+    Quantity stored = c.usage - c.local;  // what this node had passed up to its parent
+    c.usage -= amount;
+    NodeId parent = Parent(node);
+    if (!IsValid(parent) || stored <= Quantity::Zero()) {
+      return;
+    }
+    amount = Min(amount, stored);
+    node = parent;
+    ++meta_[Index(node)].generation;
+  }
+}
+
+void ResourceTree::AddUsage(NodeId cq, std::span<const SlotAmount> usage) {
+  for (const SlotAmount& u : usage) {
+    AddUsage(cq, u.slot, u.amount);
+  }
+}
+
+void ResourceTree::RemoveUsage(NodeId cq, std::span<const SlotAmount> usage) {
+  for (const SlotAmount& u : usage) {
+    RemoveUsage(cq, u.slot, u.amount);
+  }
+}
+
+Quantity ResourceTree::LocalAvailable(NodeId node, FrSlot slot) const {
+  const SlotState& c = cell(node, slot);
+  return ClampNonNegative(c.local - c.usage);
+}
+
+Quantity ResourceTree::RawAvailable(NodeId node, FrSlot slot) const {
+  const SlotState& c = cell(node, slot);
+  NodeId parent = Parent(node);
+  if (!IsValid(parent)) {
+    return c.subtree - c.usage;
+  }
+  Quantity from_parent = RawAvailable(parent, slot);
+  if (!c.borrowing_limit.IsUnlimited()) {
+    // What this subtree may take from above: its lendable part plus the borrowing limit.
+    Quantity cap = (c.subtree - c.local) - ClampNonNegative(c.usage - c.local) + c.borrowing_limit;
+    from_parent = Min(from_parent, cap);
+  }
+  return ClampNonNegative(c.local - c.usage) + from_parent;
+}
+
+Quantity ResourceTree::Available(NodeId node, FrSlot slot) const {
+  return ClampNonNegative(RawAvailable(node, slot));
+}
+
+Quantity ResourceTree::PotentialAvailable(NodeId node, FrSlot slot) const {
+  const SlotState& c = cell(node, slot);
+  NodeId parent = Parent(node);
+  if (!IsValid(parent)) {
+    return c.subtree;
+  }
+  Quantity potential = c.local + PotentialAvailable(parent, slot);
+  if (!c.borrowing_limit.IsUnlimited()) {
+    potential = Min(potential, c.subtree + c.borrowing_limit);
+  }
+  return potential;
+}
+
+bool ResourceTree::FitsOnPath(NodeId cq, FrSlot slot, Quantity amount) const {
+  for (NodeId node = cq; IsValid(node); node = Parent(node)) {
+    const SlotState& c = cell(node, slot);
+    Quantity balance_after = (c.subtree - c.usage) - amount;
+    // BL(root) = 0: there is no one above to borrow from.
+    Quantity limit = HasParent(node) ? c.borrowing_limit : Quantity::Zero();
+    if (balance_after + limit < Quantity::Zero()) {
+      return false;
+    }
+    amount = ClampNonNegative(amount - ClampNonNegative(c.local - c.usage));
+  }
+  return true;
+}
+
+BorrowingLevel ResourceTree::FindBorrowingLevel(NodeId cq, FrSlot slot, Quantity amount) const {
+  const SlotState& c = cell(cq, slot);
+  NodeId parent = Parent(cq);
+  if (!IsValid(parent) || c.nominal >= c.usage + amount) {
+    return {0, IsValid(parent)};
+  }
+  Quantity remaining = amount - LocalAvailable(cq, slot);
+  NodeId last = cq;
+  for (NodeId a = parent; IsValid(a); a = Parent(a)) {
+    const SlotState& ac = cell(a, slot);
+    if (ac.subtree >= ac.usage + remaining) {
+      return {Height(a), HasParent(a)};
+    }
+    remaining -= LocalAvailable(a, slot);
+    last = a;
+  }
+  return {Height(last), false};
+}
+
+bool ResourceTree::WouldBorrow(NodeId node, FrSlot slot, Quantity amount) const {
+  const SlotState& c = cell(node, slot);
+  Quantity own = Kind(node) == NodeKind::kClusterQueue ? c.nominal : c.subtree;
+  return own < c.usage + amount;
+}
+
+Quantity ResourceTree::Balance(NodeId node, FrSlot slot) const {
+  const SlotState& c = cell(node, slot);
+  return c.subtree - c.usage;
+}
+
+NodeId ResourceTree::Root(NodeId node) const {
+  NodeId root = node;
+  size_t steps = 0;
+  for (NodeId n = node; IsValid(n) && steps <= meta_.size(); n = Parent(n), ++steps) {
+    root = n;
+  }
+  return root;
+}
+
+int ResourceTree::Depth(NodeId node) const {
+  int depth = 0;
+  for (NodeId n = Parent(node); IsValid(n) && depth <= static_cast<int>(meta_.size());
+       n = Parent(n)) {
+    ++depth;
+  }
+  return depth;
+}
+
+}  // namespace engine

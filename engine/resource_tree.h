@@ -1,0 +1,181 @@
+// File: engine/resource_tree.h
+//
+// The hierarchical quota tree of KEP-79 (seed 004) with Kueue's resource-node math
+// (kueue-semantics.md §4). ClusterQueues are leaves, Cohorts inner nodes. For every node n and
+// every (flavor, resource) slot the tree keeps, incrementally:
+//
+//   S(n)  subtree quota     CQ: N;  cohort: N(cohort) + sum_children (S(c) - LQ(c))
+//   U(n)  usage             CQ: charged workloads; cohort: sum_children max(0, U(c) - LQ(c))
+//   LQ(n) local quota       max(0, S(n) - LL(n)), 0 without a lending limit
+//
+// and so the KEP-79 balance T(n) = S(n) - U(n) = N(n) + sum_c min(LL(c), T(c)). Adding or removing
+// usage at a ClusterQueue walks only the path to the root: O(depth) per slot. Quota or edge
+// changes mark the tree dirty; `Refresh()` recomputes each affected tree from its root (never the
+// whole forest) and bumps the generation of every node in it.
+//
+// Memory layout: one flat array of `SlotState` per node, `num_slots()` entries each, so that the
+// path walk for one slot touches one cache line per level:
+//
+//   cells_[node * num_slots + slot] = {nominal, borrowing_limit, lending_limit,
+//                                      subtree, usage, local}      // 48 bytes
+//
+// Limits that are absent are stored as Unlimited: Kueue's formulas then reduce to the
+// no-limit case by saturating arithmetic (S + Unlimited = Unlimited, LQ = max(0, S - Unl) = 0).
+//
+// Cycles in the cohort graph: every node whose parent chain enters a cycle is `InCycle()`; its
+// tree is not recomputed, its usage is kept, and callers must not admit into it. Breaking the
+// cycle (SetParent) and Refresh() recomputes the whole tree.
+//
+// Thread safety: none. A tree (or a shard of trees) is owned by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/quantity.h"
+
+namespace engine {
+
+enum class NodeKind : uint8_t { kClusterQueue, kCohort };
+
+// Configured quota of one node on one slot. Absent limits are Unlimited.
+struct SlotQuota {
+  Quantity nominal;
+  Quantity borrowing_limit = kUnlimited;
+  Quantity lending_limit = kUnlimited;
+};
+
+// One (slot, amount) pair of a usage vector; usage vectors are sparse.
+struct SlotAmount {
+  FrSlot slot;
+  Quantity amount;
+};
+
+// Result of FindHeightOfLowestSubtreeThatFits (§6.3).
+struct BorrowingLevel {
+  int level = 0;  // 0 = no borrowing; else subtree height of the lowest ancestor that fits
+  bool may_reclaim = false;  // that ancestor has a parent (or: the CQ has one, at level 0)
+};
+
+class ResourceTree {
+ public:
+  explicit ResourceTree(uint32_t num_slots = 0);
+  ResourceTree(const ResourceTree&) = delete;
+  ResourceTree& operator=(const ResourceTree&) = delete;
+  ResourceTree(ResourceTree&&) noexcept = default;
+  ResourceTree& operator=(ResourceTree&&) noexcept = default;
+
+  // --- Structure (load time and config changes; call Refresh() afterwards) -------------------
+
+  // Widens every node to `num_slots` columns (new columns are zero quota, zero usage).
+  // REQUIRES: num_slots >= num_slots().
+  void ResizeSlots(uint32_t num_slots);
+  NodeId AddNode(NodeKind kind);
+  // Sets or clears (parent = kInvalidId) the parent edge. A ClusterQueue parent must be a cohort.
+  void SetParent(NodeId node, NodeId parent);
+  void SetQuota(NodeId node, FrSlot slot, const SlotQuota& quota);
+  // Resets every slot's quota of `node` to zero nominal and no limits.
+  void ClearQuotas(NodeId node);
+
+  // Recomputes S, U, LQ, heights and cycle flags of every tree touched since the last Refresh(),
+  // and increments the generation of each node in those trees. Cost: size of those trees.
+  void Refresh();
+  bool NeedsRefresh() const { return !dirty_.empty(); }
+
+  // --- Usage (hot path: O(depth) per slot) ---------------------------------------------------
+
+  // REQUIRES: cq is a ClusterQueue; !NeedsRefresh(). Amounts are >= 0.
+  void AddUsage(NodeId cq, FrSlot slot, Quantity amount);
+  // Also bumps the generation of the CQ and of every cohort whose usage decreased (capacity was
+  // freed there: seed 003 restarts flavor scans on such a bump).
+  void RemoveUsage(NodeId cq, FrSlot slot, Quantity amount);
+  void AddUsage(NodeId cq, std::span<const SlotAmount> usage);
+  void RemoveUsage(NodeId cq, std::span<const SlotAmount> usage);
+
+  // --- Queries -------------------------------------------------------------------------------
+
+  // Kueue's Available(cq, fr): max(0, available(n)) with the BL and LL caps of every ancestor.
+  Quantity Available(NodeId node, FrSlot slot) const;
+  // Kueue's available(n) before the max(0, .): negative when the tree is in debt.
+  Quantity RawAvailable(NodeId node, FrSlot slot) const;
+  // Capacity the node could reach with zero usage everywhere.
+  Quantity PotentialAvailable(NodeId node, FrSlot slot) const;
+  // KEP-79 rule: after adding `amount` at `cq`, T(x) >= -BL(x) holds on every node x of the path
+  // (BL(root) = 0, missing BL = infinity). Evaluated by simulating the propagation, O(depth).
+  bool FitsOnPath(NodeId cq, FrSlot slot, Quantity amount) const;
+  // §6.3: the subtree height of the lowest ancestor where `amount` fits.
+  BorrowingLevel FindBorrowingLevel(NodeId cq, FrSlot slot, Quantity amount) const;
+  // N < U + amount (cohorts compare with S): adding `amount` would borrow.
+  bool WouldBorrow(NodeId node, FrSlot slot, Quantity amount) const;
+  bool IsBorrowing(NodeId node, FrSlot slot) const { return WouldBorrow(node, slot, Quantity()); }
+
+  // T(x, r) = S - U.
+  Quantity Balance(NodeId node, FrSlot slot) const;
+  Quantity LocalAvailable(NodeId node, FrSlot slot) const;
+  Quantity Nominal(NodeId node, FrSlot slot) const { return cell(node, slot).nominal; }
+  Quantity BorrowingLimit(NodeId node, FrSlot slot) const {
+    return cell(node, slot).borrowing_limit;
+  }
+  Quantity LendingLimit(NodeId node, FrSlot slot) const { return cell(node, slot).lending_limit; }
+  Quantity SubtreeQuota(NodeId node, FrSlot slot) const { return cell(node, slot).subtree; }
+  Quantity Usage(NodeId node, FrSlot slot) const { return cell(node, slot).usage; }
+  Quantity LocalQuota(NodeId node, FrSlot slot) const { return cell(node, slot).local; }
+
+  NodeKind Kind(NodeId node) const { return meta_[Index(node)].kind; }
+  NodeId Parent(NodeId node) const { return meta_[Index(node)].parent; }
+  bool HasParent(NodeId node) const { return IsValid(Parent(node)); }
+  std::span<const NodeId> Children(NodeId node) const { return children_[Index(node)]; }
+  // Root of the node's tree; for a node in a cycle, the node where the cycle was detected.
+  NodeId Root(NodeId node) const;
+  // Subtree height: 0 for a ClusterQueue, 1 for a cohort with only CQ children (or none),
+  // else 1 + max height of child cohorts.
+  int Height(NodeId node) const { return meta_[Index(node)].height; }
+  // Bumped when capacity may have grown: tree recompute, usage removal through the node.
+  uint64_t Generation(NodeId node) const { return meta_[Index(node)].generation; }
+  bool InCycle(NodeId node) const { return meta_[Index(node)].in_cycle; }
+  int Depth(NodeId node) const;
+
+  uint32_t num_nodes() const { return static_cast<uint32_t>(meta_.size()); }
+  uint32_t num_slots() const { return num_slots_; }
+
+ private:
+  struct SlotState {
+    Quantity nominal;
+    Quantity borrowing_limit = kUnlimited;
+    Quantity lending_limit = kUnlimited;
+    Quantity subtree;  // S
+    Quantity usage;    // U
+    Quantity local;    // LQ
+  };
+  struct NodeMeta {
+    NodeId parent = kInvalidId<NodeId>;
+    NodeKind kind = NodeKind::kClusterQueue;
+    bool in_cycle = false;
+    int height = 0;
+    uint64_t generation = 0;
+  };
+
+  SlotState& cell(NodeId node, FrSlot slot) {
+    return cells_[static_cast<size_t>(Index(node)) * num_slots_ + Index(slot)];
+  }
+  const SlotState& cell(NodeId node, FrSlot slot) const {
+    return cells_[static_cast<size_t>(Index(node)) * num_slots_ + Index(slot)];
+  }
+
+  void MarkDirty(NodeId node);
+  // Walks up from `node`; returns the root, or kInvalidId if the chain enters a cycle.
+  NodeId FindRootOrCycle(NodeId node, std::vector<NodeId>& chain) const;
+  void RecomputeTree(NodeId root);
+  void MarkCycleComponent(std::span<const NodeId> chain);
+
+  uint32_t num_slots_ = 0;
+  std::vector<SlotState> cells_;
+  std::vector<NodeMeta> meta_;
+  std::vector<std::vector<NodeId>> children_;
+  std::vector<NodeId> dirty_;
+  std::vector<NodeId> scratch_;  // reused by Refresh and path walks
+};
+
+}  // namespace engine

@@ -1,0 +1,94 @@
+#include "replay/json_writer.h"
+
+#include <fmt/format.h>
+
+namespace replay {
+
+void JsonWriter::BeforeValue() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!has_element_.empty()) {
+    if (has_element_.back()) {
+      out_ += ',';
+    }
+    has_element_.back() = true;
+  }
+}
+
+void JsonWriter::Open(char c) {
+  BeforeValue();
+  out_ += c;
+  has_element_.push_back(false);
+}
+
+void JsonWriter::Close(char c) {
+  out_ += c;
+  has_element_.pop_back();
+}
+
+void JsonWriter::Key(std::string_view key) {
+  BeforeValue();
+  Escaped(key);
+  out_ += ':';
+  after_key_ = true;
+}
+
+void JsonWriter::String(std::string_view value) {
+  BeforeValue();
+  Escaped(value);
+}
+
+void JsonWriter::Int(int64_t value) {
+  BeforeValue();
+  out_ += fmt::format("{}", value);
+}
+
+void JsonWriter::Double(double value) {
+  BeforeValue();
+  out_ += fmt::format("{}", value);
+}
+
+void JsonWriter::Bool(bool value) {
+  BeforeValue();
+  out_ += value ? "true" : "false";
+}
+
+void JsonWriter::Null() {
+  BeforeValue();
+  out_ += "null";
+}
+
+void JsonWriter::Escaped(std::string_view s) {
+  out_ += '"';
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out_ += "\\\"";
+        break;
+      case '\\':
+        out_ += "\\\\";
+        break;
+      case '\n':
+        out_ += "\\n";
+        break;
+      case '\r':
+        out_ += "\\r";
+        break;
+      case '\t':
+        out_ += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          out_ += fmt::format("\\u{:04x}", c);
+        } else {
+          out_ += ch;
+        }
+    }
+  }
+  out_ += '"';
+}
+
+}  // namespace replay

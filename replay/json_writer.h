@@ -1,0 +1,47 @@
+// File: replay/json_writer.h
+//
+// A minimal streaming JSON writer for reports and decision logs: compact output, RFC 8259 string
+// escaping, commas handled by the writer. Callers emit keys in sorted order where the output
+// schema promises it (reports are diffed byte for byte).
+//
+//   JsonWriter w;
+//   w.BeginObject(); w.Key("name"); w.String("team-a"); w.Key("usage"); w.Int(4000); w.EndObject();
+//   std::string out = w.Take();   // {"name":"team-a","usage":4000}
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace replay {
+
+class JsonWriter {
+ public:
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  void Key(std::string_view key);
+  void String(std::string_view value);
+  void Int(int64_t value);
+  void Double(double value);
+  void Bool(bool value);
+  void Null();
+
+  const std::string& str() const { return out_; }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Open(char c);
+  void Close(char c);
+  void BeforeValue();
+  void Escaped(std::string_view s);
+
+  std::string out_;
+  // One flag per open container: whether it already holds an element.
+  std::vector<bool> has_element_;
+  bool after_key_ = false;
+};
+
+}  // namespace replay

@@ -1,0 +1,32 @@
+// The `tally` command line. Each subcommand lives in replay/<name>_command.{h,cc}; this file only
+// wires flags to them.
+#include "replay/validate_command.h"
+
+#include <CLI/CLI.hpp>
+
+int main(int argc, char** argv) {
+  CLI::App app{"tally: admission policy engine and batch-replay benchmark for Kueue-style quotas"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tally 0.1.0");
+
+  replay::ValidateOptions validate;
+  CLI::App* validate_cmd = app.add_subcommand(
+      "validate",
+      "Load Kueue manifests, validate them as Kueue's webhooks do, print the cohort forest");
+  validate_cmd->add_option("files", validate.files, "YAML manifest files or directories")
+      ->required()
+      ->check(CLI::ExistingPath);
+  validate_cmd->add_option("-o,--output", validate.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  if (validate_cmd->parsed()) {
+    return replay::RunValidate(validate);
+  }
+  return 2;
+}
