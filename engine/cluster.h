@@ -49,6 +49,7 @@ struct FlavorResource {
 class Cluster {
  public:
   Cluster() = default;
+  ~Cluster() = default;
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
   Cluster(Cluster&&) noexcept = default;

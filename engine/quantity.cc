@@ -331,6 +331,24 @@ StatusOr<Quantity> ParseCanonicalQuantity(std::string_view text, bool milli) {
   return ToCanonical(*decimal, milli);
 }
 
+Quantity ToQuota(const DecimalQuantity& decimal, bool milli) {
+  // Compare the exact value with the threshold in the quantity's own units (cores for cpu).
+  DecimalQuantity threshold;
+  threshold.mantissa = static_cast<U128>(milli ? Quantity::kMaxValue / 1000 : Quantity::kMaxValue);
+  if (!decimal.negative && CompareDecimal(decimal, threshold) >= 0) {
+    return kUnlimited;
+  }
+  return ToCanonical(decimal, milli);
+}
+
+StatusOr<Quantity> ParseQuotaQuantity(std::string_view text, bool milli) {
+  StatusOr<DecimalQuantity> decimal = ParseDecimalQuantity(text);
+  if (!decimal.ok()) {
+    return decimal.status();
+  }
+  return ToQuota(*decimal, milli);
+}
+
 std::string FormatQuantity(Quantity q, bool milli) {
   if (q.IsUnlimited()) {
     return "unlimited";

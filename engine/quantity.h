@@ -3,9 +3,10 @@
 // Quantities exactly as Kueue keeps them (kueue-semantics.md §1):
 //  - every amount is an int64 in canonical units: the resource named exactly `cpu` in milli-units,
 //    every other resource in whole units, both rounded up (away from zero);
-//  - quota arithmetic saturates, and a value >= MaxInt64 is the Unlimited sentinel:
+//  - quota arithmetic saturates, and MaxInt64 is the Unlimited sentinel (Kueue's Amount):
 //      Unlimited + x = Unlimited, Unlimited - bounded = Unlimited, bounded - Unlimited = MinInt64,
-//      Unlimited - Unlimited = 0; bounded results that overflow clamp.
+//      Unlimited - Unlimited = 0; a bounded sum that overflows clamps to MaxInt64 - 1 (never
+//      becomes Unlimited), a bounded difference clamps to the int64 range.
 //  - no floating point anywhere.
 //
 // Kubernetes quantity strings ("500m", "1.5", "5Gi", "1e3", "100M") are parsed into an exact
@@ -40,18 +41,20 @@ class Quantity {
   constexpr int64_t value() const { return value_; }
   constexpr bool IsUnlimited() const { return value_ == kMaxValue; }
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted <=>.
   friend constexpr auto operator<=>(Quantity, Quantity) = default;
 
-  // Kueue's Amount.Add: Unlimited absorbs everything; bounded sums saturate.
+  // Kueue's Amount.Add: Unlimited absorbs everything; a bounded sum saturates one below the
+  // sentinel, so that a large but bounded total is never mistaken for "no limit".
   friend constexpr Quantity operator+(Quantity a, Quantity b) {
     if (a.IsUnlimited() || b.IsUnlimited()) {
       return Unlimited();
     }
     int64_t sum = 0;
     if (__builtin_add_overflow(a.value_, b.value_, &sum)) [[unlikely]] {
-      return Quantity(a.value_ > 0 ? kMaxValue : kMinValue);
+      return Quantity(a.value_ > 0 ? kMaxValue - 1 : kMinValue);
     }
-    return Quantity(sum);
+    return Quantity(sum == kMaxValue ? kMaxValue - 1 : sum);
   }
 
   // Kueue's Amount.Sub (see file comment for the Unlimited cases).
@@ -124,8 +127,14 @@ int CompareDecimal(const DecimalQuantity& a, const DecimalQuantity& b);
 // Magnitudes beyond int64 clamp to +-MaxInt64 (Kueue's SafeMilliValue/SafeValue).
 Quantity ToCanonical(const DecimalQuantity& decimal, bool milli);
 
-// Parse + ToCanonical in one step.
+// Parse + ToCanonical in one step: a request amount (Kueue's ResourceValue, clamping).
 StatusOr<Quantity> ParseCanonicalQuantity(std::string_view text, bool milli);
+
+// A quota amount (nominalQuota, borrowingLimit, lendingLimit: Kueue's AmountFromQuantity): like
+// ToCanonical, but a value whose canonical form would not fit below MaxInt64 is Unlimited — for
+// cpu anything >= MaxInt64/1000 cores, for other resources anything >= MaxInt64.
+Quantity ToQuota(const DecimalQuantity& decimal, bool milli);
+StatusOr<Quantity> ParseQuotaQuantity(std::string_view text, bool milli);
 
 // Human form of a canonical amount: cpu "1500m" / "2", memory "5Gi" / "100M" / "123",
 // "unlimited" for the sentinel.

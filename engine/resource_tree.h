@@ -49,7 +49,7 @@ struct SlotQuota {
 
 // One (slot, amount) pair of a usage vector; usage vectors are sparse.
 struct SlotAmount {
-  FrSlot slot;
+  FrSlot slot{};
   Quantity amount;
 };
 
@@ -62,6 +62,7 @@ struct BorrowingLevel {
 class ResourceTree {
  public:
   explicit ResourceTree(uint32_t num_slots = 0);
+  ~ResourceTree() = default;
   ResourceTree(const ResourceTree&) = delete;
   ResourceTree& operator=(const ResourceTree&) = delete;
   ResourceTree(ResourceTree&&) noexcept = default;

@@ -62,6 +62,7 @@ std::vector<FrSlot> ShownSlots(const Cluster& cluster, NodeId node) {
   std::set<uint32_t> visiting;
   CollectSlots(cluster, node, slots, visiting);
   std::vector<FrSlot> out;
+  out.reserve(slots.size());
   for (uint32_t s : slots) {
     out.push_back(engine::MakeId<FrSlot>(s));
   }
@@ -151,9 +152,7 @@ void AppendNodeText(const Cluster& cluster, NodeId node, int depth, std::string&
   }
 }
 
-void WriteLimit(const Cluster& cluster, FrSlot slot, Quantity q, JsonWriter& out) {
-  (void)cluster;
-  (void)slot;
+void WriteLimit(Quantity q, JsonWriter& out) {
   if (q.IsUnlimited()) {
     out.Null();
   } else {
@@ -217,11 +216,11 @@ void WriteNodeJson(const Cluster& cluster, NodeId node, bool recurse, JsonWriter
     out.Key("balance");
     out.Int(tree.Balance(node, slot).value());
     out.Key("borrowingLimit");
-    WriteLimit(cluster, slot, tree.BorrowingLimit(node, slot), out);
+    WriteLimit(tree.BorrowingLimit(node, slot), out);
     out.Key("flavor");
     out.String(cluster.Name(key.flavor));
     out.Key("lendingLimit");
-    WriteLimit(cluster, slot, tree.LendingLimit(node, slot), out);
+    WriteLimit(tree.LendingLimit(node, slot), out);
     out.Key("nominal");
     out.Int(tree.Nominal(node, slot).value());
     out.Key("potentialAvailable");

@@ -1,10 +1,15 @@
 // The `tally` command line. Each subcommand lives in replay/<name>_command.{h,cc}; this file only
 // wires flags to them.
+#include <cstdio>
+#include <exception>
+
 #include "replay/validate_command.h"
 
 #include <CLI/CLI.hpp>
 
-int main(int argc, char** argv) {
+namespace {
+
+int Run(int argc, char** argv) {
   CLI::App app{"tally: admission policy engine and batch-replay benchmark for Kueue-style quotas"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tally 0.1.0");
@@ -29,4 +34,17 @@ int main(int argc, char** argv) {
     return replay::RunValidate(validate);
   }
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Nothing below is expected to throw (errors are values); this only turns an unexpected
+  // exception, e.g. std::bad_alloc, into a message and a distinct exit status instead of abort().
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tally: internal error: %s\n", e.what());
+    return 3;
+  }
 }

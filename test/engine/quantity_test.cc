@@ -82,10 +82,24 @@ TEST(QuantityTest, AmountArithmeticFollowsKueuesUnlimitedRules) {
   EXPECT_EQ((five - kUnlimited).value(), Quantity::kMinValue);
   EXPECT_EQ(kUnlimited - kUnlimited, Quantity::Zero());
   EXPECT_GT(kUnlimited, Quantity(Quantity::kMaxValue - 1));
-  // Bounded operations saturate.
-  EXPECT_EQ(Quantity(Quantity::kMaxValue - 1) + five, kUnlimited);
+  // Bounded sums saturate one below the sentinel: never Unlimited (Kueue's boundedAmount).
+  EXPECT_EQ((Quantity(Quantity::kMaxValue - 1) + five).value(), Quantity::kMaxValue - 1);
+  EXPECT_FALSE((Quantity(Quantity::kMaxValue - 1) + Quantity(1)).IsUnlimited());
+  EXPECT_EQ((Quantity(Quantity::kMinValue + 1) + Quantity(-5)).value(), Quantity::kMinValue);
   EXPECT_EQ((Quantity(Quantity::kMinValue + 1) - five).value(), Quantity::kMinValue);
   EXPECT_EQ(Quantity(3) - Quantity(5), Quantity(-2));
+}
+
+// Quotas follow AmountFromQuantity: values that cannot be held below MaxInt64 are Unlimited.
+TEST(QuantityTest, HugeQuotasAreUnlimited) {
+  EXPECT_TRUE(ParseQuotaQuantity("9223372036854775", true)->IsUnlimited());  // MaxInt64/1000 cores
+  EXPECT_EQ(ParseQuotaQuantity("9223372036854774", true)->value(), 9'223'372'036'854'774'000);
+  EXPECT_TRUE(ParseQuotaQuantity("1E", true)->IsUnlimited());
+  EXPECT_FALSE(ParseQuotaQuantity("1E", false)->IsUnlimited());
+  EXPECT_TRUE(ParseQuotaQuantity("9223372036854775807", false)->IsUnlimited());
+  EXPECT_EQ(ParseQuotaQuantity("9223372036854775806", false)->value(), Quantity::kMaxValue - 1);
+  EXPECT_EQ(ParseQuotaQuantity("500m", true)->value(), 500);
+  EXPECT_FALSE(ParseQuotaQuantity("5Qi", false).ok());
 }
 
 TEST(QuantityTest, MultiplySaturates) {

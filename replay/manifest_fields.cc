@@ -1,0 +1,588 @@
+#include "replay/manifest_fields.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace replay::internal {
+namespace {
+
+using engine::FungibilityPolicy;
+using engine::FungibilityPreference;
+using engine::PreemptionPolicy;
+using engine::StopPolicy;
+
+constexpr std::string_view kKueueV1beta1 = "kueue.x-k8s.io/v1beta1";
+constexpr std::string_view kKueueV1alpha1 = "kueue.x-k8s.io/v1alpha1";
+constexpr std::string_view kConfigV1beta1 = "config.kueue.x-k8s.io/v1beta1";
+
+// The map under `key` of `parent` (REQUIRES: parent.IsMap()), or nullopt when the key is absent
+// or null (no error) or holds something else (error).
+std::optional<YAML::Node> OptionalMap(ObjectContext& ctx, const YAML::Node& parent,
+                                      std::string_view key, const std::string& path) {
+  YAML::Node node = Get(parent, key);
+  if (!Present(node) || !ctx.ExpectMap(node, path)) {
+    return std::nullopt;
+  }
+  return node;
+}
+
+std::optional<YAML::Node> OptionalSequence(ObjectContext& ctx, const YAML::Node& parent,
+                                           std::string_view key, const std::string& path) {
+  YAML::Node node = Get(parent, key);
+  if (!Present(node) || !ctx.ExpectSequence(node, path)) {
+    return std::nullopt;
+  }
+  return node;
+}
+
+// The `spec` map of an object; an absent spec is an empty one.
+std::optional<YAML::Node> SpecOf(ObjectContext& ctx, const YAML::Node& obj) {
+  return OptionalMap(ctx, obj, "spec", "spec");
+}
+
+struct Metadata {
+  std::string name;
+  std::string name_space;
+};
+
+// metadata.name is required (generateName needs an API server); namespaced objects default to
+// the "default" namespace, as `kubectl apply` without -n does.
+std::optional<Metadata> ParseMetadata(ObjectContext& ctx, const YAML::Node& obj, bool namespaced) {
+  YAML::Node meta = Get(obj, "metadata");
+  if (!Present(meta)) {
+    ctx.Error(obj, "metadata.name", "Required value: metadata.name is required");
+    return std::nullopt;
+  }
+  if (!ctx.ExpectMap(meta, "metadata")) {
+    return std::nullopt;
+  }
+  Metadata out;
+  const int errors_before = ctx.error_count();
+  out.name = ctx.String(Get(meta, "name"), "metadata.name").value_or("");
+  const bool name_reported = ctx.error_count() != errors_before;  // e.g. a map, not a string
+  if (namespaced) {
+    out.name_space = ctx.String(Get(meta, "namespace"), "metadata.namespace").value_or("default");
+  }
+  if (out.name.empty()) {
+    if (!name_reported) {
+      ctx.Error(meta, "metadata.name",
+                Present(Get(meta, "generateName"))
+                    ? "Required value: metadata.name is required (generateName is not supported)"
+                    : "Required value: metadata.name is required");
+    }
+    return std::nullopt;
+  }
+  ctx.set_display_name(namespaced ? out.name_space + "/" + out.name : out.name);
+  return out;
+}
+
+void CheckTopLevelKeys(ObjectContext& ctx, const YAML::Node& obj) {
+  ctx.CheckKeys(obj, "", {"apiVersion", "kind", "metadata", "spec", "status"});
+}
+
+std::optional<double> ParseFairSharing(ObjectContext& ctx, const YAML::Node& spec) {
+  std::optional<YAML::Node> fs = OptionalMap(ctx, spec, "fairSharing", "spec.fairSharing");
+  if (!fs.has_value()) {
+    return std::nullopt;
+  }
+  ctx.CheckKeys(*fs, "spec.fairSharing", {"weight"});
+  return ctx.Weight(Get(*fs, "weight"), "spec.fairSharing.weight");
+}
+
+std::optional<StopPolicy> ParseStopPolicy(ObjectContext& ctx, const YAML::Node& spec) {
+  return ctx.Enum<StopPolicy>(Get(spec, "stopPolicy"), "spec.stopPolicy",
+                              {{"None", StopPolicy::kNone},
+                               {"Hold", StopPolicy::kHold},
+                               {"HoldAndDrain", StopPolicy::kHoldAndDrain}});
+}
+
+// --- resourceGroups (ClusterQueue and Cohort) ------------------------------------------------
+
+void ParseResourceQuota(ObjectContext& ctx, const YAML::Node& node, const std::string& path,
+                        const std::string& covered, engine::ResourceQuotaSpec& out) {
+  ctx.CheckKeys(node, path, {"name", "nominalQuota", "borrowingLimit", "lendingLimit"});
+  YAML::Node name = Get(node, "name");
+  if (std::optional<std::string> s = ctx.String(name, Child(path, "name")); s.has_value()) {
+    out.resource = std::move(*s);
+  } else if (!Present(name)) {
+    ctx.Error(node, Child(path, "name"), "Required value: resource name is required");
+  }
+  // Convert in the units of the named resource (or, when the name is missing, the covered one).
+  const std::string& unit_resource = out.resource.empty() ? covered : out.resource;
+  YAML::Node nominal = Get(node, "nominalQuota");
+  if (!Present(nominal)) {
+    ctx.Error(node, Child(path, "nominalQuota"), "Required value: nominalQuota is required");
+  } else if (auto q = ctx.Quantity(nominal, Child(path, "nominalQuota"), unit_resource)) {
+    out.nominal = *q;
+  }
+  out.borrowing_limit =
+      ctx.Quantity(Get(node, "borrowingLimit"), Child(path, "borrowingLimit"), unit_resource);
+  out.lending_limit =
+      ctx.Quantity(Get(node, "lendingLimit"), Child(path, "lendingLimit"), unit_resource);
+}
+
+void ParseFlavorQuotas(ObjectContext& ctx, const YAML::Node& node, const std::string& path,
+                       const std::vector<std::string>& covered, engine::FlavorQuotasSpec& out) {
+  ctx.CheckKeys(node, path, {"name", "resources"});
+  YAML::Node name = Get(node, "name");
+  if (std::optional<std::string> s = ctx.String(name, Child(path, "name")); s.has_value()) {
+    out.flavor = std::move(*s);
+  } else if (!Present(name)) {
+    ctx.Error(node, Child(path, "name"), "Required value: flavor name is required");
+  }
+  const std::string resources_path = Child(path, "resources");
+  std::optional<YAML::Node> resources = OptionalSequence(ctx, node, "resources", resources_path);
+  if (!resources.has_value()) {
+    return;
+  }
+  for (size_t k = 0; k < resources->size(); ++k) {
+    const YAML::Node item = (*resources)[k];
+    const std::string item_path = Index(resources_path, k);
+    if (!ctx.ExpectMap(item, item_path)) {
+      out.resources.emplace_back();  // keeps later indices aligned with the YAML
+      continue;
+    }
+    engine::ResourceQuotaSpec quota;
+    ParseResourceQuota(ctx, item, item_path, k < covered.size() ? covered[k] : "", quota);
+    out.resources.push_back(std::move(quota));
+  }
+}
+
+std::vector<engine::ResourceGroupSpec> ParseResourceGroups(ObjectContext& ctx,
+                                                           const YAML::Node& spec) {
+  std::vector<engine::ResourceGroupSpec> groups;
+  const std::string base = "spec.resourceGroups";
+  std::optional<YAML::Node> list = OptionalSequence(ctx, spec, "resourceGroups", base);
+  if (!list.has_value()) {
+    return groups;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const YAML::Node group = (*list)[i];
+    const std::string group_path = Index(base, i);
+    if (!ctx.ExpectMap(group, group_path)) {
+      groups.emplace_back();  // keeps later indices aligned with the YAML
+      continue;
+    }
+    ctx.CheckKeys(group, group_path, {"coveredResources", "flavors"});
+    engine::ResourceGroupSpec rg;
+    rg.covered_resources =
+        ctx.StringList(Get(group, "coveredResources"), Child(group_path, "coveredResources"))
+            .value_or(std::vector<std::string>{});
+    const std::string flavors_path = Child(group_path, "flavors");
+    if (std::optional<YAML::Node> flavors = OptionalSequence(ctx, group, "flavors", flavors_path)) {
+      for (size_t j = 0; j < flavors->size(); ++j) {
+        const YAML::Node item = (*flavors)[j];
+        const std::string item_path = Index(flavors_path, j);
+        if (!ctx.ExpectMap(item, item_path)) {
+          rg.flavors.emplace_back();  // keeps later indices aligned with the YAML
+          continue;
+        }
+        engine::FlavorQuotasSpec fq;
+        ParseFlavorQuotas(ctx, item, item_path, rg.covered_resources, fq);
+        rg.flavors.push_back(std::move(fq));
+      }
+    }
+    groups.push_back(std::move(rg));
+  }
+  return groups;
+}
+
+// --- ClusterQueue pieces ------------------------------------------------------------------------
+
+engine::LabelSelector ParseSelector(ObjectContext& ctx, const YAML::Node& spec) {
+  engine::LabelSelector sel;
+  const std::string path = "spec.namespaceSelector";
+  std::optional<YAML::Node> node = OptionalMap(ctx, spec, "namespaceSelector", path);
+  if (!node.has_value()) {
+    return sel;  // null: selects no namespace
+  }
+  sel.is_null = false;
+  ctx.CheckKeys(*node, path, {"matchLabels", "matchExpressions"});
+  sel.match_labels = ctx.StringMap(Get(*node, "matchLabels"), Child(path, "matchLabels"))
+                         .value_or(std::map<std::string, std::string>{});
+  const std::string exprs_path = Child(path, "matchExpressions");
+  std::optional<YAML::Node> exprs = OptionalSequence(ctx, *node, "matchExpressions", exprs_path);
+  if (!exprs.has_value()) {
+    return sel;
+  }
+  for (size_t i = 0; i < exprs->size(); ++i) {
+    const YAML::Node item = (*exprs)[i];
+    const std::string item_path = Index(exprs_path, i);
+    if (!ctx.ExpectMap(item, item_path)) {
+      sel.match_expressions.emplace_back();  // keeps later indices aligned with the YAML
+      continue;
+    }
+    ctx.CheckKeys(item, item_path, {"key", "operator", "values"});
+    engine::LabelSelectorRequirement req;
+    req.key = ctx.String(Get(item, "key"), Child(item_path, "key")).value_or("");
+    req.op = ctx.String(Get(item, "operator"), Child(item_path, "operator")).value_or("");
+    req.values = ctx.StringList(Get(item, "values"), Child(item_path, "values"))
+                     .value_or(std::vector<std::string>{});
+    sel.match_expressions.push_back(std::move(req));
+  }
+  return sel;
+}
+
+void ParseFungibility(ObjectContext& ctx, const YAML::Node& spec,
+                      engine::FlavorFungibilitySpec& out) {
+  const std::string path = "spec.flavorFungibility";
+  std::optional<YAML::Node> node = OptionalMap(ctx, spec, "flavorFungibility", path);
+  if (!node.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*node, path, {"whenCanBorrow", "whenCanPreempt", "preference"});
+  const bool v1beta1 = ctx.api_version() == kKueueV1beta1;
+  const auto may_stop = FungibilityPolicy::kMayStopSearch;
+  const auto try_next = FungibilityPolicy::kTryNextFlavor;
+  std::optional<FungibilityPolicy> borrow =
+      v1beta1
+          ? ctx.Enum<FungibilityPolicy>(
+              Get(*node, "whenCanBorrow"), Child(path, "whenCanBorrow"),
+              {{"MayStopSearch", may_stop}, {"TryNextFlavor", try_next}, {"Borrow", may_stop}})
+          : ctx.Enum<FungibilityPolicy>(Get(*node, "whenCanBorrow"), Child(path, "whenCanBorrow"),
+                                        {{"MayStopSearch", may_stop}, {"TryNextFlavor", try_next}});
+  std::optional<FungibilityPolicy> preempt =
+      v1beta1
+          ? ctx.Enum<FungibilityPolicy>(
+              Get(*node, "whenCanPreempt"), Child(path, "whenCanPreempt"),
+              {{"MayStopSearch", may_stop}, {"TryNextFlavor", try_next}, {"Preempt", may_stop}})
+          : ctx.Enum<FungibilityPolicy>(Get(*node, "whenCanPreempt"), Child(path, "whenCanPreempt"),
+                                        {{"MayStopSearch", may_stop}, {"TryNextFlavor", try_next}});
+  out.when_can_borrow = borrow.value_or(out.when_can_borrow);
+  out.when_can_preempt = preempt.value_or(out.when_can_preempt);
+  out.preference =
+      ctx.Enum<FungibilityPreference>(
+             Get(*node, "preference"), Child(path, "preference"),
+             {{"BorrowingOverPreemption", FungibilityPreference::kBorrowingOverPreemption},
+              {"PreemptionOverBorrowing", FungibilityPreference::kPreemptionOverBorrowing}})
+          .value_or(FungibilityPreference::kUnset);
+}
+
+void ParsePreemption(ObjectContext& ctx, const YAML::Node& spec, engine::PreemptionSpec& out) {
+  const std::string path = "spec.preemption";
+  std::optional<YAML::Node> node = OptionalMap(ctx, spec, "preemption", path);
+  if (!node.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*node, path, {"reclaimWithinCohort", "withinClusterQueue", "borrowWithinCohort"});
+  out.reclaim_within_cohort =
+      ctx.Enum<PreemptionPolicy>(Get(*node, "reclaimWithinCohort"),
+                                 Child(path, "reclaimWithinCohort"),
+                                 {{"Never", PreemptionPolicy::kNever},
+                                  {"LowerPriority", PreemptionPolicy::kLowerPriority},
+                                  {"Any", PreemptionPolicy::kAny}})
+          .value_or(PreemptionPolicy::kNever);
+  out.within_cluster_queue =
+      ctx.Enum<PreemptionPolicy>(
+             Get(*node, "withinClusterQueue"), Child(path, "withinClusterQueue"),
+             {{"Never", PreemptionPolicy::kNever},
+              {"LowerPriority", PreemptionPolicy::kLowerPriority},
+              {"LowerOrNewerEqualPriority", PreemptionPolicy::kLowerOrNewerEqualPriority}})
+          .value_or(PreemptionPolicy::kNever);
+  const std::string bwc_path = Child(path, "borrowWithinCohort");
+  std::optional<YAML::Node> bwc = OptionalMap(ctx, *node, "borrowWithinCohort", bwc_path);
+  if (!bwc.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*bwc, bwc_path, {"policy", "maxPriorityThreshold"});
+  out.borrow_within_cohort =
+      ctx.Enum<PreemptionPolicy>(Get(*bwc, "policy"), Child(bwc_path, "policy"),
+                                 {{"Never", PreemptionPolicy::kNever},
+                                  {"LowerPriority", PreemptionPolicy::kLowerPriority}})
+          .value_or(PreemptionPolicy::kNever);
+  out.max_priority_threshold =
+      ctx.Int32(Get(*bwc, "maxPriorityThreshold"), Child(bwc_path, "maxPriorityThreshold"));
+}
+
+void ParseAdmissionChecks(ObjectContext& ctx, const YAML::Node& spec,
+                          std::vector<engine::AdmissionCheckRule>& out) {
+  YAML::Node legacy = Get(spec, "admissionChecks");
+  YAML::Node strategy = Get(spec, "admissionChecksStrategy");
+  if (Present(legacy)) {
+    if (ctx.api_version() != kKueueV1beta1) {
+      ctx.Error(legacy, "spec.admissionChecks",
+                fmt::format("field does not exist in {} (use spec.admissionChecksStrategy)",
+                            ctx.api_version()));
+    } else if (Present(strategy)) {
+      ctx.Error(
+          legacy, "spec.admissionChecks",
+          "Forbidden: either admissionChecks or admissionChecksStrategy can be set, not both");
+    } else if (auto names = ctx.StringList(legacy, "spec.admissionChecks")) {
+      for (std::string& name : *names) {
+        out.push_back(engine::AdmissionCheckRule{std::move(name), {}});
+      }
+    }
+  }
+  const std::string path = "spec.admissionChecksStrategy";
+  std::optional<YAML::Node> node = OptionalMap(ctx, spec, "admissionChecksStrategy", path);
+  if (!node.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*node, path, {"admissionChecks"});
+  const std::string list_path = Child(path, "admissionChecks");
+  std::optional<YAML::Node> list = OptionalSequence(ctx, *node, "admissionChecks", list_path);
+  if (!list.has_value()) {
+    return;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const YAML::Node item = (*list)[i];
+    const std::string item_path = Index(list_path, i);
+    if (!ctx.ExpectMap(item, item_path)) {
+      out.emplace_back();  // keeps later indices aligned with the YAML
+      continue;
+    }
+    ctx.CheckKeys(item, item_path, {"name", "onFlavors"});
+    engine::AdmissionCheckRule rule;
+    rule.name = ctx.String(Get(item, "name"), Child(item_path, "name")).value_or("");
+    rule.on_flavors = ctx.StringList(Get(item, "onFlavors"), Child(item_path, "onFlavors"))
+                          .value_or(std::vector<std::string>{});
+    out.push_back(std::move(rule));
+  }
+}
+
+// `wrong` is the other version's spelling of `right`: using it is an error, since Kueue would
+// drop the field (or reject the object) and the meaning would be lost silently.
+void CheckRenamedField(ObjectContext& ctx, const YAML::Node& spec, std::string_view wrong,
+                       std::string_view right) {
+  YAML::Node node = Get(spec, wrong);
+  if (node.IsDefined()) {
+    ctx.Error(node, Child("spec", wrong),
+              fmt::format("field does not exist in {} (use spec.{})", ctx.api_version(), right));
+  }
+}
+
+}  // namespace
+
+bool ParseResourceFlavor(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
+  std::optional<Metadata> meta = ParseMetadata(ctx, obj, /*namespaced=*/false);
+  if (!meta.has_value()) {
+    return false;
+  }
+  CheckTopLevelKeys(ctx, obj);
+  engine::ResourceFlavorSpec rf;
+  rf.name = meta->name;
+  rf.source = ctx.source();
+  if (std::optional<YAML::Node> s = SpecOf(ctx, obj)) {
+    ctx.CheckKeys(*s, "spec", {"nodeLabels", "nodeTaints", "tolerations", "topologyName"});
+    rf.node_labels = ctx.StringMap(Get(*s, "nodeLabels"), "spec.nodeLabels")
+                         .value_or(std::map<std::string, std::string>{});
+    rf.topology_name = ctx.String(Get(*s, "topologyName"), "spec.topologyName").value_or("");
+    if (std::optional<YAML::Node> taints =
+            OptionalSequence(ctx, *s, "nodeTaints", "spec.nodeTaints")) {
+      for (size_t i = 0; i < taints->size(); ++i) {
+        const YAML::Node item = (*taints)[i];
+        const std::string path = Index("spec.nodeTaints", i);
+        if (!ctx.ExpectMap(item, path)) {
+          rf.node_taints.emplace_back();  // keeps later indices aligned with the YAML
+          continue;
+        }
+        ctx.CheckKeys(item, path, {"key", "value", "effect", "timeAdded"});
+        rf.node_taints.push_back(
+            engine::Taint{ctx.String(Get(item, "key"), Child(path, "key")).value_or(""),
+                          ctx.String(Get(item, "value"), Child(path, "value")).value_or(""),
+                          ctx.String(Get(item, "effect"), Child(path, "effect")).value_or("")});
+      }
+    }
+    if (std::optional<YAML::Node> tolerations =
+            OptionalSequence(ctx, *s, "tolerations", "spec.tolerations")) {
+      for (size_t i = 0; i < tolerations->size(); ++i) {
+        const YAML::Node item = (*tolerations)[i];
+        const std::string path = Index("spec.tolerations", i);
+        if (!ctx.ExpectMap(item, path)) {
+          rf.tolerations.emplace_back();  // keeps later indices aligned with the YAML
+          continue;
+        }
+        ctx.CheckKeys(item, path, {"key", "operator", "value", "effect", "tolerationSeconds"});
+        rf.tolerations.push_back(engine::Toleration{
+            ctx.String(Get(item, "key"), Child(path, "key")).value_or(""),
+            ctx.String(Get(item, "operator"), Child(path, "operator")).value_or("Equal"),
+            ctx.String(Get(item, "value"), Child(path, "value")).value_or(""),
+            ctx.String(Get(item, "effect"), Child(path, "effect")).value_or("")});
+      }
+    }
+  }
+  spec.flavors.push_back(std::move(rf));
+  return true;
+}
+
+bool ParseCohort(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
+  std::optional<Metadata> meta = ParseMetadata(ctx, obj, /*namespaced=*/false);
+  if (!meta.has_value()) {
+    return false;
+  }
+  CheckTopLevelKeys(ctx, obj);
+  engine::CohortSpec cohort;
+  cohort.name = meta->name;
+  cohort.source = ctx.source();
+  if (std::optional<YAML::Node> s = SpecOf(ctx, obj)) {
+    const bool v1alpha1 = ctx.api_version() == kKueueV1alpha1;
+    ctx.CheckKeys(*s, "spec", {"parentName", "parent", "resourceGroups", "fairSharing"});
+    cohort.parent = ctx.String(Get(*s, "parentName"), "spec.parentName").value_or("");
+    if (v1alpha1 && cohort.parent.empty()) {
+      cohort.parent = ctx.String(Get(*s, "parent"), "spec.parent").value_or("");
+    } else if (!v1alpha1) {
+      CheckRenamedField(ctx, *s, "parent", "parentName");
+    }
+    cohort.resource_groups = ParseResourceGroups(ctx, *s);
+    cohort.fair_sharing_weight = ParseFairSharing(ctx, *s);
+  }
+  spec.cohorts.push_back(std::move(cohort));
+  return true;
+}
+
+bool ParseClusterQueue(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
+  std::optional<Metadata> meta = ParseMetadata(ctx, obj, /*namespaced=*/false);
+  if (!meta.has_value()) {
+    return false;
+  }
+  CheckTopLevelKeys(ctx, obj);
+  engine::ClusterQueueSpec cq;
+  cq.name = meta->name;
+  cq.source = ctx.source();
+  if (std::optional<YAML::Node> s = SpecOf(ctx, obj)) {
+    ctx.CheckKeys(
+        *s, "spec",
+        {"resourceGroups", "cohort", "cohortName", "queueingStrategy", "namespaceSelector",
+         "flavorFungibility", "preemption", "admissionChecks", "admissionChecksStrategy",
+         "stopPolicy", "fairSharing", "admissionScope", "concurrentAdmissionPolicy"});
+    if (ctx.api_version() == kKueueV1beta1) {
+      cq.cohort = ctx.String(Get(*s, "cohort"), "spec.cohort").value_or("");
+      CheckRenamedField(ctx, *s, "cohortName", "cohort");
+    } else {
+      cq.cohort = ctx.String(Get(*s, "cohortName"), "spec.cohortName").value_or("");
+      CheckRenamedField(ctx, *s, "cohort", "cohortName");
+    }
+    cq.resource_groups = ParseResourceGroups(ctx, *s);
+    cq.queueing_strategy = ctx.Enum<engine::QueueingStrategy>(
+                                  Get(*s, "queueingStrategy"), "spec.queueingStrategy",
+                                  {{"BestEffortFIFO", engine::QueueingStrategy::kBestEffortFifo},
+                                   {"StrictFIFO", engine::QueueingStrategy::kStrictFifo}})
+                               .value_or(engine::QueueingStrategy::kBestEffortFifo);
+    cq.namespace_selector = ParseSelector(ctx, *s);
+    ParseFungibility(ctx, *s, cq.flavor_fungibility);
+    ParsePreemption(ctx, *s, cq.preemption);
+    ParseAdmissionChecks(ctx, *s, cq.admission_checks);
+    cq.stop_policy = ParseStopPolicy(ctx, *s).value_or(StopPolicy::kNone);
+    cq.fair_sharing_weight = ParseFairSharing(ctx, *s);
+  }
+  spec.cluster_queues.push_back(std::move(cq));
+  return true;
+}
+
+bool ParseLocalQueue(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
+  std::optional<Metadata> meta = ParseMetadata(ctx, obj, /*namespaced=*/true);
+  if (!meta.has_value()) {
+    return false;
+  }
+  CheckTopLevelKeys(ctx, obj);
+  engine::LocalQueueSpec lq;
+  lq.name = meta->name;
+  lq.name_space = meta->name_space;
+  lq.source = ctx.source();
+  if (std::optional<YAML::Node> s = SpecOf(ctx, obj)) {
+    ctx.CheckKeys(*s, "spec", {"clusterQueue", "stopPolicy", "fairSharing"});
+    lq.cluster_queue = ctx.String(Get(*s, "clusterQueue"), "spec.clusterQueue").value_or("");
+    lq.stop_policy = ParseStopPolicy(ctx, *s).value_or(StopPolicy::kNone);
+    // fairSharing.weight of a LocalQueue only matters to admission fair sharing: checked, dropped.
+    (void)ParseFairSharing(ctx, *s);
+  }
+  spec.local_queues.push_back(std::move(lq));
+  return true;
+}
+
+bool ParsePriorityClass(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
+  std::optional<Metadata> meta = ParseMetadata(ctx, obj, /*namespaced=*/false);
+  if (!meta.has_value()) {
+    return false;
+  }
+  ctx.CheckKeys(obj, "", {"apiVersion", "kind", "metadata", "value", "description"});
+  engine::PriorityClassSpec pc;
+  pc.name = meta->name;
+  pc.source = ctx.source();
+  YAML::Node value = Get(obj, "value");
+  if (!Present(value)) {
+    ctx.Error(obj, "value", "Required value: value is required");
+  } else {
+    pc.value = ctx.Int32(value, "value").value_or(0);
+  }
+  pc.description = ctx.String(Get(obj, "description"), "description").value_or("");
+  spec.priority_classes.push_back(std::move(pc));
+  return true;
+}
+
+bool ParseConfiguration(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
+  engine::ConfigurationSpec& config = spec.configuration;
+  config = engine::ConfigurationSpec{};
+  config.present = true;
+  config.source = ctx.source();
+  if (std::optional<YAML::Node> fs = OptionalMap(ctx, obj, "fairSharing", "fairSharing")) {
+    if (ctx.api_version() == kConfigV1beta1) {
+      config.fair_sharing = ctx.Bool(Get(*fs, "enable"), "fairSharing.enable").value_or(false);
+    } else {
+      config.fair_sharing = true;
+      ctx.CheckKeys(*fs, "fairSharing", {"preemptionStrategies"});
+    }
+  }
+  std::optional<YAML::Node> res = OptionalMap(ctx, obj, "resources", "resources");
+  if (!res.has_value()) {
+    return true;
+  }
+  engine::ResourcesConfigSpec& out = config.resources;
+  ctx.CheckKeys(
+      *res, "resources",
+      {"excludeResourcePrefixes", "transformations", "quotaCheckStrategy", "deviceClassMappings"});
+  out.exclude_resource_prefixes =
+      ctx.StringList(Get(*res, "excludeResourcePrefixes"), "resources.excludeResourcePrefixes")
+          .value_or(std::vector<std::string>{});
+  out.quota_check_strategy =
+      ctx.Enum<engine::QuotaCheckStrategy>(
+             Get(*res, "quotaCheckStrategy"), "resources.quotaCheckStrategy",
+             {{"BlockUndeclared", engine::QuotaCheckStrategy::kBlockUndeclared},
+              {"IgnoreUndeclared", engine::QuotaCheckStrategy::kIgnoreUndeclared}})
+          .value_or(engine::QuotaCheckStrategy::kBlockUndeclared);
+  const std::string list_path = "resources.transformations";
+  std::optional<YAML::Node> list = OptionalSequence(ctx, *res, "transformations", list_path);
+  if (!list.has_value()) {
+    return true;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const YAML::Node item = (*list)[i];
+    const std::string path = Index(list_path, i);
+    if (!ctx.ExpectMap(item, path)) {
+      out.transformations.emplace_back();  // keeps later indices aligned with the YAML
+      continue;
+    }
+    ctx.CheckKeys(item, path, {"input", "strategy", "multiplyBy", "outputs"});
+    engine::ResourceTransformationSpec t;
+    t.input = ctx.String(Get(item, "input"), Child(path, "input")).value_or("");
+    t.strategy = ctx.Enum<engine::TransformationStrategy>(
+                        Get(item, "strategy"), Child(path, "strategy"),
+                        {{"Retain", engine::TransformationStrategy::kRetain},
+                         {"Replace", engine::TransformationStrategy::kReplace}})
+                     .value_or(engine::TransformationStrategy::kRetain);
+    t.multiply_by = ctx.String(Get(item, "multiplyBy"), Child(path, "multiplyBy")).value_or("");
+    const std::string outputs_path = Child(path, "outputs");
+    if (std::optional<YAML::Node> outputs = OptionalMap(ctx, item, "outputs", outputs_path)) {
+      for (auto it = outputs->begin(); it != outputs->end(); ++it) {
+        if (!it->first.IsScalar()) {
+          ctx.Error(it->first, outputs_path, "expected a resource name as key");
+          continue;
+        }
+        const std::string& name = it->first.Scalar();
+        if (!Present(it->second)) {
+          ctx.Error(it->first, Child(outputs_path, name), "Required value: a quantity is required");
+        } else if (auto factor = ctx.Decimal(it->second, Child(outputs_path, name))) {
+          t.outputs.emplace_back(name, *factor);
+        }
+      }
+    }
+    out.transformations.push_back(std::move(t));
+  }
+  return true;
+}
+
+}  // namespace replay::internal
