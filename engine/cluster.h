@@ -28,7 +28,7 @@
 
 #include "engine/base/ids.h"
 #include "engine/base/name_table.h"
-#include "engine/config.h"
+#include "engine/cluster_spec.h"
 #include "engine/resource_tree.h"
 
 namespace engine {

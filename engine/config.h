@@ -190,14 +190,4 @@ struct ConfigurationSpec {
   SourceRef source;
 };
 
-// Everything a set of manifests declares, in input order.
-struct ClusterSpec {
-  std::vector<ResourceFlavorSpec> flavors;
-  std::vector<CohortSpec> cohorts;
-  std::vector<ClusterQueueSpec> cluster_queues;
-  std::vector<LocalQueueSpec> local_queues;
-  std::vector<PriorityClassSpec> priority_classes;
-  ConfigurationSpec configuration;
-};
-
 }  // namespace engine

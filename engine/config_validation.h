@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/config.h"
+#include "engine/cluster_spec.h"
 
 namespace engine {
 

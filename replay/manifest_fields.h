@@ -15,7 +15,7 @@
 //  - Configuration fairSharing: v1beta1 needs `enable: true`, v1beta2 is enabled by presence.
 #pragma once
 
-#include "engine/config.h"
+#include "engine/cluster_spec.h"
 #include "replay/manifest_context.h"
 
 #include <yaml-cpp/yaml.h>

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/config.h"
+#include "engine/cluster_spec.h"
 
 namespace replay {
 

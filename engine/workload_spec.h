@@ -1,0 +1,127 @@
+// File: engine/workload_spec.h
+//
+// Workloads, Namespaces and AdmissionChecks as loaded from manifests (kueue-semantics.md §2.6,
+// §3, §9.2): the inputs of `tally schedule` and `tally explain`. Plain specs with names; the
+// engine derives dense, pre-computed workload state from them (engine/workload.h).
+//
+// Times are virtual-clock microseconds since the Unix epoch (RFC 3339 timestamps converted by the
+// loader); 0 means "not set".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/config.h"
+#include "engine/pod_requests.h"
+
+namespace engine {
+
+using TimeMicros = int64_t;
+
+// A required node-affinity term: its expressions are ANDed; terms are ORed (§6.4).
+struct NodeSelectorRequirement {
+  std::string key;
+  std::string op;  // In | NotIn | Exists | DoesNotExist | Gt | Lt
+  std::vector<std::string> values;
+};
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> match_expressions;
+};
+
+struct PodSetSpec {
+  std::string name = "main";
+  int32_t count = 1;
+  std::optional<int32_t> min_count;  // partial admission (§6.8)
+  PodResources resources;            // containers, init containers, overhead, pod-level resources
+  std::map<std::string, std::string> node_selector;
+  // spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms;
+  // empty = no required affinity.
+  std::vector<NodeSelectorTerm> required_affinity;
+  std::vector<Toleration> tolerations;
+  std::string priority_class_name;  // template spec.priorityClassName (pod PriorityClass)
+};
+
+// status.admission.podSetAssignments[i].
+struct PodSetAssignmentSpec {
+  std::string name;
+  std::map<std::string, std::string> flavors;  // resource -> flavor
+  // resourceUsage, canonical units (cpu milli, others whole units), total for the pod set.
+  std::map<std::string, Quantity> resource_usage;
+  std::optional<int32_t> count;
+};
+
+struct AdmissionSpec {
+  std::string cluster_queue;
+  std::vector<PodSetAssignmentSpec> pod_set_assignments;
+};
+
+enum class CheckState : uint8_t { kPending, kReady, kRetry, kRejected };
+const char* ToString(CheckState state);
+
+struct AdmissionCheckStateSpec {
+  std::string name;
+  CheckState state = CheckState::kPending;
+};
+
+// A status condition that matters for ordering and admissibility (§2.6, §5.1).
+struct ConditionSpec {
+  std::string type;     // QuotaReserved | Admitted | Evicted | Preempted | Finished | Requeued ...
+  bool status = false;  // "True"
+  std::string reason;
+  TimeMicros last_transition = 0;
+};
+
+struct WorkloadSpec {
+  std::string name_space;  // metadata.namespace ("default" when absent)
+  std::string name;
+  std::string uid;  // metadata.uid; the loader makes "<namespace>/<name>" when absent
+  TimeMicros creation_time = 0;
+  std::string queue_name;  // spec.queueName (a LocalQueue in the same namespace)
+  // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind:
+  // "WorkloadPriorityClass" or "PriorityClass" (the pod one).
+  std::string priority_class_name;
+  std::string priority_class_kind;
+  std::optional<int32_t> priority;  // spec.priority, as resolved by Kueue at creation
+  bool active = true;               // spec.active
+  std::optional<int64_t> maximum_execution_time_seconds;
+  std::vector<PodSetSpec> pod_sets;
+
+  // status
+  std::optional<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged
+  std::vector<ConditionSpec> conditions;
+  std::map<std::string, int32_t> reclaimable_pods;  // pod set name -> count
+  std::vector<AdmissionCheckStateSpec> admission_checks;
+  std::optional<TimeMicros> requeue_at;  // status.requeueState.requeueAt
+  int32_t requeue_count = 0;
+
+  SourceRef source;
+
+  const ConditionSpec* Condition(const std::string& type) const {
+    for (const ConditionSpec& c : conditions) {
+      if (c.type == type) {
+        return &c;
+      }
+    }
+    return nullptr;
+  }
+};
+
+// A v1 Namespace: only its labels matter (ClusterQueue namespaceSelector, §2.2).
+struct NamespaceSpec {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  SourceRef source;
+};
+
+// kueue.x-k8s.io AdmissionCheck (§9.2). `active` mirrors its Active condition (default true).
+struct AdmissionCheckSpec {
+  std::string name;
+  std::string controller_name;
+  bool active = true;
+  SourceRef source;
+};
+
+}  // namespace engine
