@@ -25,6 +25,9 @@ uint64_t SlotKeyHash(FlavorId flavor, ResourceId resource) {
 }  // namespace
 
 void Cluster::Apply(const ClusterSpec& spec) {
+  if (spec.configuration.present) {
+    SetConfiguration(spec.configuration);
+  }
   for (const ResourceFlavorSpec& f : spec.flavors) {
     UpsertFlavor(f);
   }
@@ -164,6 +167,24 @@ const CohortSpec* Cluster::Spec(CohortId cohort) const {
   return state.spec ? &*state.spec : nullptr;
 }
 
+int ResourceGroup::ResourceIndex(ResourceId resource) const {
+  for (size_t i = 0; i < covered.size(); ++i) {
+    if (covered[i] == resource) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+const ResourceGroup* Cluster::GroupFor(CqId cq, ResourceId resource) const {
+  for (const ResourceGroup& group : cq_state_[Index(cq)].groups) {
+    if (group.ResourceIndex(resource) >= 0) {
+      return &group;
+    }
+  }
+  return nullptr;
+}
+
 void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
   CqId id = cqs_.Intern(spec.name);
   if (Index(id) == cq_state_.size()) {
@@ -172,6 +193,19 @@ void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
   }
   CqState& state = cq_state_[Index(id)];
   state.spec = spec;
+  state.groups.clear();
+  for (const ResourceGroupSpec& group_spec : spec.resource_groups) {
+    ResourceGroup& group = state.groups.emplace_back();
+    for (const std::string& r : group_spec.covered_resources) {
+      group.covered.push_back(resources_.Intern(r));
+    }
+    for (const FlavorQuotasSpec& f : group_spec.flavors) {
+      group.flavors.push_back(flavors_.Intern(f.flavor));
+      for (const std::string& r : group_spec.covered_resources) {
+        group.slots.push_back(InternSlot(f.flavor, r));
+      }
+    }
+  }
   NodeId parent = kInvalidId<NodeId>;
   if (!spec.cohort.empty()) {
     parent = cohort_state_[Index(InternCohort(spec.cohort))].node;
@@ -187,6 +221,7 @@ void Cluster::DeleteClusterQueue(std::string_view name) {
   }
   CqState& state = cq_state_[Index(*id)];
   state.spec.reset();
+  state.groups.clear();
   tree_.SetParent(state.node, kInvalidId<NodeId>);
   SetQuotas(state.node, {});
 }

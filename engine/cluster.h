@@ -46,6 +46,20 @@ struct FlavorResource {
   ResourceId resource;
 };
 
+// A ClusterQueue resource group with interned names: covered resources and flavors in spec order
+// (flavor order = preference order), plus the slot of every (flavor, covered resource).
+struct ResourceGroup {
+  std::vector<ResourceId> covered;
+  std::vector<FlavorId> flavors;
+  std::vector<FrSlot> slots;  // slots[f * covered.size() + r]
+
+  FrSlot Slot(size_t flavor_index, size_t resource_index) const {
+    return slots[flavor_index * covered.size() + resource_index];
+  }
+  // Index of `resource` in `covered`, or -1.
+  int ResourceIndex(ResourceId resource) const;
+};
+
 class Cluster {
  public:
   Cluster() = default;
@@ -103,9 +117,20 @@ class Cluster {
   const ResourceFlavorSpec* FlavorSpec(FlavorId flavor) const;
   const std::vector<LocalQueueSpec>& local_queues() const { return local_queues_; }
   const std::vector<PriorityClassSpec>& priority_classes() const { return priority_classes_; }
+  const ConfigurationSpec& configuration() const { return configuration_; }
+  const ResourcesConfigSpec& resources_config() const { return configuration_.resources; }
+  void SetConfiguration(const ConfigurationSpec& configuration) { configuration_ = configuration; }
 
   // Slots a CQ or cohort declares quota for, in resource-group order (flavor-major).
   std::span<const FrSlot> DeclaredSlots(NodeId node) const { return declared_slots_[Index(node)]; }
+
+  // The CQ's resource groups, interned (empty for a deleted CQ).
+  std::span<const ResourceGroup> ResourceGroups(CqId cq) const {
+    return cq_state_[Index(cq)].groups;
+  }
+  // The group covering `resource` in `cq`, or nullptr (§6.1 "resource unavailable").
+  const ResourceGroup* GroupFor(CqId cq, ResourceId resource) const;
+  ResourceId InternResource(std::string_view name) { return resources_.Intern(name); }
 
   InactiveReason Inactive(CqId cq) const;
   std::string InactiveMessage(CqId cq) const;
@@ -126,6 +151,7 @@ class Cluster {
   struct CqState {
     NodeId node = kInvalidId<NodeId>;
     std::optional<ClusterQueueSpec> spec;
+    std::vector<ResourceGroup> groups;
   };
   struct CohortState {
     NodeId node = kInvalidId<NodeId>;
@@ -149,6 +175,7 @@ class Cluster {
   std::unordered_map<uint64_t, FrSlot> slot_index_;  // (flavor << 32 | resource) -> slot
   std::vector<LocalQueueSpec> local_queues_;
   std::vector<PriorityClassSpec> priority_classes_;
+  ConfigurationSpec configuration_;
   ResourceTree tree_;
 };
 

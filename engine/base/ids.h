@@ -15,6 +15,7 @@ enum class ResourceId : uint32_t {};
 enum class CqId : uint32_t {};
 enum class CohortId : uint32_t {};
 enum class LocalQueueId : uint32_t {};
+enum class WorkloadId : uint32_t {};
 // A (flavor, resource) pair: the index of one column in every node's quota arrays.
 enum class FrSlot : uint32_t {};
 // A node of the quota tree: a ClusterQueue (leaf) or a Cohort (inner node).

@@ -1,0 +1,455 @@
+#include "engine/flavor_assigner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "engine/cluster.h"
+#include "engine/flavor_eligibility.h"
+
+namespace engine {
+
+const char* ToString(AssignmentMode mode) {
+  switch (mode) {
+    case AssignmentMode::kNoFit:
+      return "NoFit";
+    case AssignmentMode::kPreempt:
+      return "Preempt";
+    case AssignmentMode::kDeferredFit:
+      return "DeferredFit";
+    case AssignmentMode::kFit:
+      return "Fit";
+  }
+  return "?";
+}
+
+const char* ToString(PreemptionMode mode) {
+  switch (mode) {
+    case PreemptionMode::kNoFit:
+      return "noFit";
+    case PreemptionMode::kNoCandidates:
+      return "noPreemptionCandidates";
+    case PreemptionMode::kPreempt:
+      return "preempt";
+    case PreemptionMode::kReclaim:
+      return "reclaim";
+    case PreemptionMode::kFit:
+      return "fit";
+  }
+  return "?";
+}
+
+bool IsPreferred(const GranularMode& a, const GranularMode& b, const FlavorFungibilitySpec& f) {
+  if (a.mode == PreemptionMode::kNoFit) {
+    return false;
+  }
+  if (b.mode == PreemptionMode::kNoFit) {
+    return true;
+  }
+  bool a_none = a.mode == PreemptionMode::kNoCandidates;
+  bool b_none = b.mode == PreemptionMode::kNoCandidates;
+  if (a_none != b_none) {
+    return !a_none;
+  }
+  if (f.preference == FungibilityPreference::kPreemptionOverBorrowing) {
+    if (a.borrow != b.borrow) {
+      return a.borrow < b.borrow;
+    }
+    return a.mode > b.mode;
+  }
+  // BorrowingOverPreemption, also when `preference` is unset.
+  if (a.mode != b.mode) {
+    return a.mode > b.mode;
+  }
+  return a.borrow < b.borrow;
+}
+
+bool ShouldTryNextFlavor(const GranularMode& mode, const FlavorFungibilitySpec& f) {
+  if (mode.mode == PreemptionMode::kNoFit || mode.mode == PreemptionMode::kNoCandidates) {
+    return true;
+  }
+  bool preempts = mode.mode == PreemptionMode::kPreempt || mode.mode == PreemptionMode::kReclaim;
+  if (preempts && f.when_can_preempt == FungibilityPolicy::kTryNextFlavor) {
+    return true;
+  }
+  return mode.borrow > 0 && f.when_can_borrow == FungibilityPolicy::kTryNextFlavor;
+}
+
+AssignmentMode PodSetAssignment::Mode() const {
+  if (reasons.empty()) {
+    return AssignmentMode::kFit;
+  }
+  if (flavors.empty()) {
+    return AssignmentMode::kNoFit;
+  }
+  AssignmentMode mode = AssignmentMode::kFit;
+  for (const FlavorChoice& c : flavors) {
+    mode = std::min(mode, c.mode);
+  }
+  return mode;
+}
+
+AssignmentMode Assignment::Mode() const {
+  if (forced_mode) {
+    return *forced_mode;
+  }
+  if (pod_sets.empty()) {
+    return AssignmentMode::kNoFit;
+  }
+  AssignmentMode mode = AssignmentMode::kFit;
+  for (const PodSetAssignment& ps : pod_sets) {
+    mode = std::min(mode, ps.Mode());
+  }
+  return mode;
+}
+
+std::string Assignment::Message() const {
+  std::string out;
+  for (const PodSetAssignment& ps : pod_sets) {
+    if (ps.reasons.empty()) {
+      continue;
+    }
+    std::vector<std::string> sorted = ps.reasons;
+    std::sort(sorted.begin(), sorted.end());
+    if (!out.empty()) {
+      out += "; ";
+    }
+    out += "couldn't assign flavors to pod set " + ps.name + ": ";
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      out += (i == 0 ? "" : ", ") + sorted[i];
+    }
+  }
+  return out;
+}
+
+namespace {
+
+AssignmentMode ToAssignmentMode(PreemptionMode mode) {
+  switch (mode) {
+    case PreemptionMode::kNoFit:
+      return AssignmentMode::kNoFit;
+    case PreemptionMode::kNoCandidates:
+    case PreemptionMode::kPreempt:
+    case PreemptionMode::kReclaim:
+      return AssignmentMode::kPreempt;
+    case PreemptionMode::kFit:
+      return AssignmentMode::kFit;
+  }
+  return AssignmentMode::kNoFit;
+}
+
+Quantity UsageAt(const std::vector<SlotAmount>& usage, FrSlot slot) {
+  for (const SlotAmount& u : usage) {
+    if (u.slot == slot) {
+      return u.amount;
+    }
+  }
+  return Quantity::Zero();
+}
+
+void AddUsageAt(std::vector<SlotAmount>& usage, FrSlot slot, Quantity amount) {
+  for (SlotAmount& u : usage) {
+    if (u.slot == slot) {
+      u.amount += amount;
+      return;
+    }
+  }
+  usage.push_back({slot, amount});
+}
+
+// Per-call state of one assignment: the request, the CQ's view and the output being built.
+class Assigner {
+ public:
+  Assigner(const AssignRequest& request, PreemptionOracle* oracle)
+      : req_(request),
+        wl_(*request.workload),
+        cluster_(*request.cluster),
+        tree_(*request.tree),
+        oracle_(oracle),
+        cq_spec_(cluster_.Spec(request.cq)),
+        cq_node_(cluster_.ClusterQueueNode(request.cq)) {}
+
+  Assignment Run();
+
+ private:
+  struct GroupResult {
+    std::vector<FlavorChoice> choices;
+    std::vector<std::string> reasons;  // empty when the chosen flavor fits
+    std::vector<FlavorAttempt> attempts;
+  };
+  struct QuotaFit {
+    PreemptionMode mode = PreemptionMode::kNoFit;
+    int borrow = 0;
+    std::string reason;
+  };
+
+  std::vector<ResourceAmount> RequestsFor(size_t pod_set_index, int32_t count) const;
+  GroupResult FindFlavor(const ResourceGroup& group, std::span<const ResourceAmount> requests,
+                         size_t pod_set_index, ResourceId trigger);
+  QuotaFit FitsResourceQuota(FrSlot slot, ResourceId resource, FlavorId flavor, Quantity request);
+  bool CanPreemptWhileBorrowing() const {
+    const PreemptionSpec& p = cq_spec_.preemption;
+    return p.borrow_within_cohort != PreemptionPolicy::kNever
+           || (req_.fair_sharing && p.reclaim_within_cohort != PreemptionPolicy::kNever);
+  }
+  std::string Format(ResourceId resource, Quantity q) const {
+    return FormatQuantity(q, IsMilliResource(cluster_.Name(resource)));
+  }
+
+  const AssignRequest& req_;
+  const Workload& wl_;
+  const Cluster& cluster_;
+  const ResourceTree& tree_;
+  PreemptionOracle* oracle_;
+  const ClusterQueueSpec& cq_spec_;
+  NodeId cq_node_;
+  Assignment out_;
+};
+
+std::vector<ResourceAmount> Assigner::RequestsFor(size_t pod_set_index, int32_t count) const {
+  const PodSetRequest& ps = wl_.pod_sets[pod_set_index];
+  std::vector<ResourceAmount> requests = ps.total;
+  if (count != ps.count) {
+    // Kueue's ScaledTo: total / count x new count, integer ops.
+    for (ResourceAmount& r : requests) {
+      Quantity per_pod = ps.count == 0 ? Quantity::Zero() : Quantity(r.amount.value() / ps.count);
+      if (ps.count == 0) {
+        for (const ResourceAmount& p : ps.per_pod) {
+          if (p.resource == r.resource) {
+            per_pod = p.amount;
+          }
+        }
+      }
+      r.amount = MultiplySaturating(per_pod, count);
+    }
+  }
+  // A CQ covering `pods` is charged one per pod (§6.1).
+  if (std::optional<ResourceId> pods = cluster_.FindResource("pods");
+      pods && cluster_.GroupFor(req_.cq, *pods) != nullptr) {
+    auto it = std::find_if(requests.begin(), requests.end(),
+                           [&](const ResourceAmount& r) { return r.resource == *pods; });
+    if (it != requests.end()) {
+      it->amount = Quantity(count);
+    } else {
+      requests.push_back({*pods, Quantity(count)});
+      std::sort(requests.begin(), requests.end(),
+                [&](const ResourceAmount& a, const ResourceAmount& b) {
+                  return cluster_.Name(a.resource) < cluster_.Name(b.resource);
+                });
+    }
+  }
+  return requests;
+}
+
+Assigner::QuotaFit Assigner::FitsResourceQuota(FrSlot slot, ResourceId resource, FlavorId flavor,
+                                               Quantity request) {
+  QuotaFit fit;
+  Quantity available = tree_.Available(cq_node_, slot);
+  Quantity max_capacity = tree_.PotentialAvailable(cq_node_, slot);
+  Quantity assumed = UsageAt(out_.usage, slot);
+  Quantity val = assumed + request;
+  const std::string& resource_name = cluster_.Name(resource);
+  const std::string& flavor_name = cluster_.Name(flavor);
+  if (val > max_capacity) {
+    fit.reason = fmt::format(
+        "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
+        "current podset request ({}) > maximum capacity ({})",
+        resource_name, flavor_name, Format(resource, assumed), Format(resource, request),
+        Format(resource, max_capacity));
+    return fit;
+  }
+  BorrowingLevel level = tree_.FindBorrowingLevel(cq_node_, slot, val);
+  if (val <= available) {
+    fit.mode = PreemptionMode::kFit;
+    fit.borrow = level.level;
+    return fit;
+  }
+  fit.reason = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed",
+                           resource_name, flavor_name, Format(resource, val - available));
+  fit.borrow = level.level;
+  if (tree_.Nominal(cq_node_, slot) >= val || level.may_reclaim || CanPreemptWhileBorrowing()) {
+    OracleResult r;
+    r.borrow = level.level;
+    if (oracle_ != nullptr) {
+      r = oracle_->SimulatePreemption(wl_, req_.cq, slot, val);
+    }
+    fit.mode = r.mode;
+    fit.borrow = r.borrow;
+  }
+  return fit;
+}
+
+Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
+                                           std::span<const ResourceAmount> requests,
+                                           size_t pod_set_index, ResourceId trigger) {
+  GroupResult result;
+  const FlavorFungibilitySpec& fungibility = cq_spec_.flavor_fungibility;
+  const PodSetRequest& ps = wl_.pod_sets[pod_set_index];
+  int start = 0;
+  if (req_.resume != nullptr && req_.resume->valid) {
+    start = req_.resume->NextFlavorIndex(pod_set_index, trigger);
+  }
+  const int num_flavors = static_cast<int>(group.flavors.size());
+  GranularMode best_mode{PreemptionMode::kNoFit, INT_MAX};
+  std::vector<FlavorChoice> best;
+  int attempted = -1;
+  for (int idx = start; idx < num_flavors; ++idx) {
+    attempted = idx;
+    FlavorId flavor = group.flavors[static_cast<size_t>(idx)];
+    FlavorAttempt attempt{flavor, idx, PreemptionMode::kNoFit, 0, {}};
+    const ResourceFlavorSpec* flavor_spec = cluster_.FlavorSpec(flavor);
+    std::string ineligible;
+    if (flavor_spec == nullptr) {
+      ineligible = fmt::format("flavor {} not found", cluster_.Name(flavor));
+    } else if (ps.spec != nullptr) {
+      ineligible = CheckFlavorEligibility(*flavor_spec, *ps.spec);
+    }
+    if (!ineligible.empty()) {
+      result.reasons.push_back(ineligible);
+      attempt.reasons.push_back(ineligible);
+      result.attempts.push_back(std::move(attempt));
+      continue;
+    }
+    GranularMode representative{PreemptionMode::kFit, 0};
+    std::vector<FlavorChoice> choices;
+    for (const ResourceAmount& r : requests) {
+      int ri = group.ResourceIndex(r.resource);
+      FrSlot slot = group.Slot(static_cast<size_t>(idx), static_cast<size_t>(ri));
+      QuotaFit fit = FitsResourceQuota(slot, r.resource, flavor, r.amount);
+      if (!fit.reason.empty()) {
+        result.reasons.push_back(fit.reason);
+        attempt.reasons.push_back(fit.reason);
+      }
+      attempt.borrow = std::max(attempt.borrow, fit.borrow);
+      GranularMode mode{fit.mode, fit.borrow};
+      // The representative mode is the worst of the flavor's resources.
+      if (IsPreferred(representative, mode, fungibility)) {
+        representative = mode;
+      }
+      if (representative.mode == PreemptionMode::kNoFit) {
+        continue;  // the flavor cannot be used; keep collecting reasons
+      }
+      choices.push_back({r.resource, flavor, slot, ToAssignmentMode(fit.mode), fit.mode, fit.borrow,
+                         0, r.amount});
+    }
+    attempt.mode = representative.mode;
+    result.attempts.push_back(std::move(attempt));
+    if (!ShouldTryNextFlavor(representative, fungibility)) {
+      best = std::move(choices);
+      best_mode = representative;
+      break;
+    }
+    if (IsPreferred(representative, best_mode, fungibility)) {
+      best = std::move(choices);
+      best_mode = representative;
+    }
+  }
+  int tried = attempted == num_flavors - 1 ? -1 : attempted;
+  for (FlavorChoice& c : best) {
+    c.tried_index = tried;
+  }
+  result.choices = std::move(best);
+  if (best_mode.mode == PreemptionMode::kFit) {
+    result.reasons.clear();
+  }
+  return result;
+}
+
+Assignment Assigner::Run() {
+  out_.last_state.valid = true;
+  out_.last_state.cluster_queue_generation = tree_.Generation(cq_node_);
+  for (NodeId n = tree_.Parent(cq_node_); IsValid(n); n = tree_.Parent(n)) {
+    out_.last_state.cohort_generations.push_back(tree_.Generation(n));
+  }
+  out_.last_state.scheduling_cycle = req_.scheduling_cycle;
+  for (size_t i = 0; i < wl_.pod_sets.size(); ++i) {
+    int32_t count = req_.counts.empty() ? wl_.pod_sets[i].count : req_.counts[i];
+    PodSetAssignment psa;
+    psa.name = wl_.pod_sets[i].name;
+    psa.count = count;
+    psa.requests = RequestsFor(i, count);
+    bool failed = false;
+    for (const ResourceAmount& r : psa.requests) {
+      const ResourceGroup* group = cluster_.GroupFor(req_.cq, r.resource);
+      if (group == nullptr) {
+        if (r.amount == Quantity::Zero()
+            || req_.quota_check == QuotaCheckStrategy::kIgnoreUndeclared) {
+          continue;
+        }
+        psa.flavors.clear();
+        psa.reasons = {
+            fmt::format("resource {} unavailable in ClusterQueue", cluster_.Name(r.resource))};
+        failed = true;
+        break;
+      }
+      bool done = std::any_of(psa.flavors.begin(), psa.flavors.end(),
+                              [&](const FlavorChoice& c) { return c.resource == r.resource; });
+      if (done) {
+        continue;
+      }
+      std::vector<ResourceAmount> in_group;
+      for (const ResourceAmount& q : psa.requests) {
+        if (group->ResourceIndex(q.resource) >= 0) {
+          in_group.push_back(q);
+        }
+      }
+      GroupResult g = FindFlavor(*group, in_group, i, r.resource);
+      std::move(g.attempts.begin(), g.attempts.end(), std::back_inserter(psa.attempts));
+      if (g.choices.empty() && !in_group.empty()) {
+        psa.flavors.clear();
+        psa.reasons = std::move(g.reasons);
+        failed = true;
+        break;
+      }
+      std::move(g.choices.begin(), g.choices.end(), std::back_inserter(psa.flavors));
+      std::move(g.reasons.begin(), g.reasons.end(), std::back_inserter(psa.reasons));
+    }
+    std::sort(psa.flavors.begin(), psa.flavors.end(),
+              [&](const FlavorChoice& a, const FlavorChoice& b) {
+                return cluster_.Name(a.resource) < cluster_.Name(b.resource);
+              });
+    std::vector<std::pair<ResourceId, int>>& tried = out_.last_state.last_tried.emplace_back();
+    for (const FlavorChoice& c : psa.flavors) {
+      out_.borrowing = std::max(out_.borrowing, c.borrow);
+      AddUsageAt(out_.usage, c.slot, c.amount);
+      tried.emplace_back(c.resource, c.tried_index);
+    }
+    out_.pod_sets.push_back(std::move(psa));
+    if (failed) {
+      break;
+    }
+  }
+  return std::move(out_);
+}
+
+}  // namespace
+
+Assignment AssignFlavors(const AssignRequest& request, PreemptionOracle* oracle) {
+  return Assigner(request, oracle).Run();
+}
+
+int FlavorScanState::NextFlavorIndex(size_t pod_set, ResourceId resource) const {
+  if (pod_set >= last_tried.size()) {
+    return 0;
+  }
+  for (const auto& [r, idx] : last_tried[pod_set]) {
+    if (r == resource) {
+      return idx + 1;
+    }
+  }
+  return 0;
+}
+
+bool FlavorScanState::HasPendingFlavors() const {
+  for (const auto& pod_set : last_tried) {
+    for (const auto& [r, idx] : pod_set) {
+      if (idx != -1) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace engine

@@ -1,0 +1,82 @@
+// File: engine/workload.h
+//
+// The engine's view of a workload: effective requests per pod set computed once at ingest
+// (kueue-semantics.md §3), resolved priority and queue, the flavor-scan resumption state of
+// KEP-582 (seed 003), and, once quota is reserved, the admitted usage per (flavor, resource) slot.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/quantity.h"
+#include "engine/resource_tree.h"
+#include "engine/workload_spec.h"
+
+namespace engine {
+
+struct ResourceAmount {
+  ResourceId resource{};
+  Quantity amount;
+};
+
+// One pod set's effective request. `per_pod` and `total` are sorted by resource name (the order
+// Kueue walks resources in), zero amounts included.
+struct PodSetRequest {
+  std::string name;
+  int32_t count = 0;  // effective count: spec count - reclaimable
+  std::optional<int32_t> min_count;
+  std::vector<ResourceAmount> per_pod;
+  std::vector<ResourceAmount> total;  // per_pod x count, saturating
+  const PodSetSpec* spec = nullptr;   // for flavor eligibility (taints, selectors); owned by the
+                                      // workload's spec
+};
+
+// KEP-582 "LastState": where the last flavor scan stopped, and what it saw (§6.6).
+struct FlavorScanState {
+  bool valid = false;
+  // Per pod set, per resource: index of the last flavor examined in that resource group, or -1
+  // when the scan reached the last flavor (the next scan starts from the first again).
+  std::vector<std::vector<std::pair<ResourceId, int>>> last_tried;
+  uint64_t cluster_queue_generation = 0;
+  // Generations of the ancestor cohorts, parent first (seed 003's CohortGeneration).
+  std::vector<uint64_t> cohort_generations;
+  int64_t scheduling_cycle = 0;
+
+  // Index to resume from for (pod set, resource): last tried + 1, or 0.
+  int NextFlavorIndex(size_t pod_set, ResourceId resource) const;
+  // Some recorded index is not -1: flavors remain to be tried (forces immediate requeue, §5.2).
+  bool HasPendingFlavors() const;
+};
+
+// Where a reserved workload's quota is charged.
+struct AdmittedPodSet {
+  std::string name;
+  int32_t count = 0;
+  std::vector<std::pair<ResourceId, FlavorId>> flavors;  // resource -> flavor
+};
+
+struct Workload {
+  WorkloadId id{};
+  std::string key;  // "namespace/name"
+  std::string uid;
+  const WorkloadSpec* spec = nullptr;  // owned by the store
+  std::string local_queue;             // spec.queueName
+  CqId cluster_queue = kInvalidId<CqId>;
+  int32_t priority = 0;
+  TimeMicros creation_time = 0;
+  TimeMicros queue_order_time = 0;  // §5.1
+  std::vector<PodSetRequest> pod_sets;
+
+  // Reservation: present when QuotaReserved, charged to `cluster_queue` in the tree.
+  bool quota_reserved = false;
+  TimeMicros quota_reserved_time = 0;
+  std::vector<AdmittedPodSet> admitted;
+  std::vector<SlotAmount> usage;  // per slot, summed over pod sets
+
+  FlavorScanState scan;
+};
+
+}  // namespace engine

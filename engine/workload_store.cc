@@ -1,0 +1,189 @@
+#include "engine/workload_store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/pod_requests.h"
+
+namespace engine {
+namespace {
+const std::vector<WorkloadId> kNone;
+}  // namespace
+
+std::optional<WorkloadId> WorkloadStore::Find(std::string_view key) const {
+  auto it = by_key_.find(std::string(key));
+  if (it == by_key_.end()) {
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+const std::vector<WorkloadId>& WorkloadStore::Admitted(CqId cq) const {
+  return Index(cq) < admitted_.size() ? admitted_[Index(cq)] : kNone;
+}
+
+std::optional<CqId> WorkloadStore::ResolveQueue(const std::string& name_space,
+                                                const std::string& queue) const {
+  for (const LocalQueueSpec& lq : cluster_.local_queues()) {
+    if (lq.name_space == name_space && lq.name == queue) {
+      std::optional<CqId> cq = cluster_.FindClusterQueue(lq.cluster_queue);
+      if (cq && cluster_.Exists(*cq)) {
+        return cq;
+      }
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+int32_t WorkloadStore::ResolvePriority(const WorkloadSpec& spec) const {
+  if (spec.priority) {
+    return *spec.priority;
+  }
+  if (!spec.priority_class_name.empty()) {
+    for (const PriorityClassSpec& pc : cluster_.priority_classes()) {
+      if (pc.name == spec.priority_class_name) {
+        return pc.value;
+      }
+    }
+  }
+  return 0;
+}
+
+void WorkloadStore::BuildRequests(Workload& w) const {
+  const ResourcesConfigSpec& config = cluster_.resources_config();
+  for (const PodSetSpec& ps : w.spec->pod_sets) {
+    PodSetRequest& out = w.pod_sets.emplace_back();
+    out.name = ps.name;
+    int32_t reclaimable = 0;
+    if (auto it = w.spec->reclaimable_pods.find(ps.name); it != w.spec->reclaimable_pods.end()) {
+      reclaimable = it->second;
+    }
+    out.count = ps.count - std::min(std::max(reclaimable, 0), ps.count);
+    out.min_count = ps.min_count;
+    out.spec = &ps;
+    for (const CanonicalAmount& a : PerPodCanonical(ps.resources, config)) {
+      ResourceId r = cluster_.FindResource(a.resource).value_or(kInvalidId<ResourceId>);
+      out.per_pod.push_back({r, a.amount});
+      out.total.push_back({r, MultiplySaturating(a.amount, out.count)});
+    }
+  }
+}
+
+StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
+  std::string key = spec.name_space + "/" + spec.name;
+  if (by_key_.count(key) != 0) {
+    return InvalidArgument(fmt::format("duplicate Workload {}", key));
+  }
+  // Intern every requested resource name first, so that requests carry dense ids.
+  for (const PodSetSpec& ps : spec.pod_sets) {
+    for (const CanonicalAmount& a : PerPodCanonical(ps.resources, cluster_.resources_config())) {
+      cluster_.InternResource(a.resource);
+    }
+  }
+  specs_.push_back(std::move(spec));
+  const WorkloadSpec& s = specs_.back();
+  auto w = std::make_unique<Workload>();
+  WorkloadId id = MakeId<WorkloadId>(static_cast<uint32_t>(workloads_.size()));
+  w->id = id;
+  w->key = key;
+  w->uid = s.uid.empty() ? key : s.uid;
+  w->spec = &s;
+  w->local_queue = s.queue_name;
+  w->priority = ResolvePriority(s);
+  w->creation_time = s.creation_time;
+  w->queue_order_time = s.creation_time;
+  // §5.1: an eviction for PodsReadyTimeout or AdmissionCheck orders by the eviction time.
+  if (const ConditionSpec* evicted = s.Condition("Evicted");
+      evicted != nullptr && evicted->status
+      && (evicted->reason == "PodsReadyTimeout" || evicted->reason == "AdmissionCheck")) {
+    w->queue_order_time = evicted->last_transition;
+  }
+  if (std::optional<CqId> cq = ResolveQueue(s.name_space, s.queue_name)) {
+    w->cluster_queue = *cq;
+  }
+  BuildRequests(*w);
+  Workload& ref = *w;
+  workloads_.push_back(std::move(w));
+  by_key_.emplace(key, id);
+
+  if (s.admission) {
+    std::optional<CqId> cq = cluster_.FindClusterQueue(s.admission->cluster_queue);
+    if (!cq || !cluster_.Exists(*cq)) {
+      return InvalidArgument(
+          fmt::format("Workload {}: status.admission.clusterQueue \"{}\" does not exist", key,
+                      s.admission->cluster_queue));
+    }
+    ref.cluster_queue = *cq;
+    std::vector<AdmittedPodSet> admitted;
+    std::vector<SlotAmount> usage;
+    for (const PodSetAssignmentSpec& psa : s.admission->pod_set_assignments) {
+      AdmittedPodSet& ap = admitted.emplace_back();
+      ap.name = psa.name;
+      ap.count = psa.count.value_or(0);
+      for (const auto& [resource, flavor] : psa.flavors) {
+        // The recorded flavor may no longer exist as an object: its slot is interned anyway so
+        // that the usage keeps counting where Kueue's cache counts it.
+        FrSlot slot = cluster_.InternSlot(flavor, resource);
+        ap.flavors.emplace_back(cluster_.SlotKey(slot).resource, cluster_.SlotKey(slot).flavor);
+        auto used = psa.resource_usage.find(resource);
+        if (used == psa.resource_usage.end()) {
+          continue;
+        }
+        Quantity amount = used->second;
+        // §3.5: reclaimable pods scale the recorded usage down.
+        int32_t count = psa.count.value_or(0);
+        auto rec = s.reclaimable_pods.find(psa.name);
+        if (rec != s.reclaimable_pods.end() && count > 0) {
+          int32_t now_count = count - std::min(rec->second, count);
+          amount = Quantity(amount.value() / count * now_count);
+        }
+        auto it = std::find_if(usage.begin(), usage.end(),
+                               [&](const SlotAmount& u) { return u.slot == slot; });
+        if (it == usage.end()) {
+          usage.push_back({slot, amount});
+        } else {
+          it->amount += amount;
+        }
+      }
+    }
+    TimeMicros reserved_at = 0;
+    if (const ConditionSpec* c = s.Condition("QuotaReserved"); c != nullptr) {
+      reserved_at = c->last_transition;
+    }
+    cluster_.Refresh();  // InternSlot may have widened the tree
+    Reserve(id, *cq, std::move(admitted), std::move(usage), reserved_at);
+  }
+  return id;
+}
+
+void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
+                            std::vector<SlotAmount> usage, TimeMicros now) {
+  Workload& w = Get(id);
+  w.cluster_queue = cq;
+  w.quota_reserved = true;
+  w.quota_reserved_time = now;
+  w.admitted = std::move(admitted);
+  w.usage = std::move(usage);
+  cluster_.mutable_tree().AddUsage(cluster_.ClusterQueueNode(cq), w.usage);
+  if (admitted_.size() <= Index(cq)) {
+    admitted_.resize(Index(cq) + 1);
+  }
+  admitted_[Index(cq)].push_back(id);
+}
+
+void WorkloadStore::Release(WorkloadId id) {
+  Workload& w = Get(id);
+  if (!w.quota_reserved) {
+    return;
+  }
+  cluster_.mutable_tree().RemoveUsage(cluster_.ClusterQueueNode(w.cluster_queue), w.usage);
+  std::vector<WorkloadId>& list = admitted_[Index(w.cluster_queue)];
+  list.erase(std::find(list.begin(), list.end(), id));
+  w.quota_reserved = false;
+  w.admitted.clear();
+  w.usage.clear();
+}
+
+}  // namespace engine
