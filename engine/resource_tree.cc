@@ -193,7 +193,8 @@ void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
 
 void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
-  ++meta_[Index(cq)].generation;
+  const uint64_t bump = generation_freeze_ == 0 ? 1 : 0;
+  meta_[Index(cq)].generation += bump;
   if (InCycle(cq)) [[unlikely]] {
     cell(cq, slot).usage -= amount;
     return;
@@ -209,7 +210,7 @@ void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
     }
     amount = Min(amount, stored);
     node = parent;
-    ++meta_[Index(node)].generation;
+    meta_[Index(node)].generation += bump;
   }
 }
 

@@ -139,6 +139,19 @@ class ResourceTree {
   int Depth(NodeId node) const;
 
   uint32_t num_nodes() const { return static_cast<uint32_t>(meta_.size()); }
+
+  // While frozen, RemoveUsage does not bump generations: what-if simulations (the fits check,
+  // preemption searches) remove and re-add usage without pretending capacity was freed.
+  class GenerationFreeze {
+   public:
+    explicit GenerationFreeze(ResourceTree& tree) : tree_(tree) { ++tree_.generation_freeze_; }
+    ~GenerationFreeze() { --tree_.generation_freeze_; }
+    GenerationFreeze(const GenerationFreeze&) = delete;
+    GenerationFreeze& operator=(const GenerationFreeze&) = delete;
+
+   private:
+    ResourceTree& tree_;
+  };
   uint32_t num_slots() const { return num_slots_; }
 
  private:
@@ -177,6 +190,7 @@ class ResourceTree {
   std::vector<std::vector<NodeId>> children_;
   std::vector<NodeId> dirty_;
   std::vector<NodeId> scratch_;  // reused by Refresh and path walks
+  uint32_t generation_freeze_ = 0;
 };
 
 }  // namespace engine

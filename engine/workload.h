@@ -77,6 +77,10 @@ struct Workload {
   std::vector<SlotAmount> usage;  // per slot, summed over pod sets
 
   FlavorScanState scan;
+
+  // §9.6 scheduling equivalence hash (engine/scheduling_hash.h); 0 = not computed yet. The queue
+  // manager computes it on first Push; reset it to 0 when priority or requests change.
+  uint64_t scheduling_hash = 0;
 };
 
 }  // namespace engine

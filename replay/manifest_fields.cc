@@ -19,71 +19,6 @@ constexpr std::string_view kKueueV1beta1 = "kueue.x-k8s.io/v1beta1";
 constexpr std::string_view kKueueV1alpha1 = "kueue.x-k8s.io/v1alpha1";
 constexpr std::string_view kConfigV1beta1 = "config.kueue.x-k8s.io/v1beta1";
 
-// The map under `key` of `parent` (REQUIRES: parent.IsMap()), or nullopt when the key is absent
-// or null (no error) or holds something else (error).
-std::optional<YAML::Node> OptionalMap(ObjectContext& ctx, const YAML::Node& parent,
-                                      std::string_view key, const std::string& path) {
-  YAML::Node node = Get(parent, key);
-  if (!Present(node) || !ctx.ExpectMap(node, path)) {
-    return std::nullopt;
-  }
-  return node;
-}
-
-std::optional<YAML::Node> OptionalSequence(ObjectContext& ctx, const YAML::Node& parent,
-                                           std::string_view key, const std::string& path) {
-  YAML::Node node = Get(parent, key);
-  if (!Present(node) || !ctx.ExpectSequence(node, path)) {
-    return std::nullopt;
-  }
-  return node;
-}
-
-// The `spec` map of an object; an absent spec is an empty one.
-std::optional<YAML::Node> SpecOf(ObjectContext& ctx, const YAML::Node& obj) {
-  return OptionalMap(ctx, obj, "spec", "spec");
-}
-
-struct Metadata {
-  std::string name;
-  std::string name_space;
-};
-
-// metadata.name is required (generateName needs an API server); namespaced objects default to
-// the "default" namespace, as `kubectl apply` without -n does.
-std::optional<Metadata> ParseMetadata(ObjectContext& ctx, const YAML::Node& obj, bool namespaced) {
-  YAML::Node meta = Get(obj, "metadata");
-  if (!Present(meta)) {
-    ctx.Error(obj, "metadata.name", "Required value: metadata.name is required");
-    return std::nullopt;
-  }
-  if (!ctx.ExpectMap(meta, "metadata")) {
-    return std::nullopt;
-  }
-  Metadata out;
-  const int errors_before = ctx.error_count();
-  out.name = ctx.String(Get(meta, "name"), "metadata.name").value_or("");
-  const bool name_reported = ctx.error_count() != errors_before;  // e.g. a map, not a string
-  if (namespaced) {
-    out.name_space = ctx.String(Get(meta, "namespace"), "metadata.namespace").value_or("default");
-  }
-  if (out.name.empty()) {
-    if (!name_reported) {
-      ctx.Error(meta, "metadata.name",
-                Present(Get(meta, "generateName"))
-                    ? "Required value: metadata.name is required (generateName is not supported)"
-                    : "Required value: metadata.name is required");
-    }
-    return std::nullopt;
-  }
-  ctx.set_display_name(namespaced ? out.name_space + "/" + out.name : out.name);
-  return out;
-}
-
-void CheckTopLevelKeys(ObjectContext& ctx, const YAML::Node& obj) {
-  ctx.CheckKeys(obj, "", {"apiVersion", "kind", "metadata", "spec", "status"});
-}
-
 std::optional<double> ParseFairSharing(ObjectContext& ctx, const YAML::Node& spec) {
   std::optional<YAML::Node> fs = OptionalMap(ctx, spec, "fairSharing", "spec.fairSharing");
   if (!fs.has_value()) {
@@ -357,6 +292,71 @@ void CheckRenamedField(ObjectContext& ctx, const YAML::Node& spec, std::string_v
 
 }  // namespace
 
+std::optional<YAML::Node> OptionalMap(ObjectContext& ctx, const YAML::Node& parent,
+                                      std::string_view key, const std::string& path) {
+  YAML::Node node = Get(parent, key);
+  if (!Present(node) || !ctx.ExpectMap(node, path)) {
+    return std::nullopt;
+  }
+  return node;
+}
+
+std::optional<YAML::Node> OptionalSequence(ObjectContext& ctx, const YAML::Node& parent,
+                                           std::string_view key, const std::string& path) {
+  YAML::Node node = Get(parent, key);
+  if (!Present(node) || !ctx.ExpectSequence(node, path)) {
+    return std::nullopt;
+  }
+  return node;
+}
+
+std::optional<YAML::Node> SpecOf(ObjectContext& ctx, const YAML::Node& obj) {
+  return OptionalMap(ctx, obj, "spec", "spec");
+}
+
+std::optional<Metadata> ParseMetadata(ObjectContext& ctx, const YAML::Node& obj, bool namespaced) {
+  YAML::Node meta = Get(obj, "metadata");
+  if (!Present(meta)) {
+    ctx.Error(obj, "metadata.name", "Required value: metadata.name is required");
+    return std::nullopt;
+  }
+  if (!ctx.ExpectMap(meta, "metadata")) {
+    return std::nullopt;
+  }
+  Metadata out;
+  const int errors_before = ctx.error_count();
+  out.name = ctx.String(Get(meta, "name"), "metadata.name").value_or("");
+  const bool name_reported = ctx.error_count() != errors_before;  // e.g. a map, not a string
+  if (namespaced) {
+    out.name_space = ctx.String(Get(meta, "namespace"), "metadata.namespace").value_or("default");
+  }
+  if (out.name.empty()) {
+    if (!name_reported) {
+      ctx.Error(meta, "metadata.name",
+                Present(Get(meta, "generateName"))
+                    ? "Required value: metadata.name is required (generateName is not supported)"
+                    : "Required value: metadata.name is required");
+    }
+    return std::nullopt;
+  }
+  ctx.set_display_name(namespaced ? out.name_space + "/" + out.name : out.name);
+  return out;
+}
+
+void CheckTopLevelKeys(ObjectContext& ctx, const YAML::Node& obj) {
+  ctx.CheckKeys(obj, "", {"apiVersion", "kind", "metadata", "spec", "status"});
+}
+
+engine::Toleration ParseToleration(ObjectContext& ctx, const YAML::Node& item,
+                                   const std::string& path) {
+  ctx.CheckKeys(item, path, {"key", "operator", "value", "effect", "tolerationSeconds"});
+  return engine::Toleration{
+      ctx.String(Get(item, "key"), Child(path, "key")).value_or(""),
+      ctx.String(Get(item, "operator"), Child(path, "operator")).value_or("Equal"),
+      ctx.String(Get(item, "value"), Child(path, "value")).value_or(""),
+      ctx.String(Get(item, "effect"), Child(path, "effect")).value_or("")};
+}
+
 bool ParseResourceFlavor(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
   std::optional<Metadata> meta = ParseMetadata(ctx, obj, /*namespaced=*/false);
   if (!meta.has_value()) {
@@ -396,12 +396,7 @@ bool ParseResourceFlavor(const YAML::Node& obj, ObjectContext& ctx, engine::Clus
           rf.tolerations.emplace_back();  // keeps later indices aligned with the YAML
           continue;
         }
-        ctx.CheckKeys(item, path, {"key", "operator", "value", "effect", "tolerationSeconds"});
-        rf.tolerations.push_back(engine::Toleration{
-            ctx.String(Get(item, "key"), Child(path, "key")).value_or(""),
-            ctx.String(Get(item, "operator"), Child(path, "operator")).value_or("Equal"),
-            ctx.String(Get(item, "value"), Child(path, "value")).value_or(""),
-            ctx.String(Get(item, "effect"), Child(path, "effect")).value_or("")});
+        rf.tolerations.push_back(ParseToleration(ctx, item, path));
       }
     }
   }

@@ -16,6 +16,7 @@
 #include "engine/config_validation.h"
 #include "replay/manifest_context.h"
 #include "replay/manifest_fields.h"
+#include "replay/workload_fields.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -45,6 +46,8 @@ constexpr KindInfo kKueueKinds[] = {
     {"ClusterQueue", &internal::ParseClusterQueue, false},
     {"LocalQueue", &internal::ParseLocalQueue, false},
     {"WorkloadPriorityClass", &internal::ParsePriorityClass, false},
+    {"Workload", &internal::ParseWorkload, false},
+    {"AdmissionCheck", &internal::ParseAdmissionCheck, false},
 };
 
 // "kueue.x-k8s.io/v1beta2" -> {"kueue.x-k8s.io", "v1beta2"}; "v1" -> {"", "v1"}.
@@ -114,6 +117,7 @@ class Loader {
     for (const LoadError& e : result_.errors) {
       load_error_paths.insert(ErrorKey(e.file, e.document, e.kind, e.name, e.field_path));
     }
+    internal::CheckWorkloadObjects(result_.spec, lines_, result_.errors, result_.warnings);
     for (engine::ValidationIssue& issue : engine::ValidateClusterSpec(result_.spec)) {
       if (UnderLoadError(load_error_paths, issue)) {
         continue;
@@ -199,10 +203,6 @@ class Loader {
     engine::SourceRef source{file, document, line};
     internal::LoadSink sink{&result_.errors, &result_.warnings, &lines_};
     if (group == kKueueGroup) {
-      if (kind == "Workload") {
-        ++result_.workloads_skipped;
-        return;
-      }
       for (const KindInfo& info : kKueueKinds) {
         if (info.kind != kind) {
           continue;
@@ -219,6 +219,16 @@ class Loader {
         Parse(info.parser, obj, ctx);
         return;
       }
+    } else if (group.empty() && kind == "Namespace") {
+      if (version != "v1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for Namespace (want v1)", api_version)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseNamespace, obj, ctx);
+      return;
     } else if (group == kConfigGroup && kind == "Configuration") {
       if (version != "v1beta1" && version != "v1beta2") {
         result_.errors.push_back(LoadError{

@@ -1,0 +1,191 @@
+#include "engine/preemption.h"
+
+#include <algorithm>
+#include <array>
+
+#include "engine/cluster.h"
+#include "engine/workload.h"
+#include "engine/workload_store.h"
+
+namespace engine {
+namespace {
+
+using internal::Candidate;
+using internal::PreemptionRequest;
+using internal::UsageChange;
+
+// Try, then undo (STYLE rule 14): every usage change made through it is reverted, newest first,
+// when it goes out of scope, whatever the exit path. The log is borrowed scratch, so that a
+// simulation allocates nothing once the log has grown; undos nest as a stack. Generations are
+// frozen meanwhile: a what-if removal does not free capacity for real.
+class UsageUndo {
+ public:
+  UsageUndo(ResourceTree& tree, std::vector<UsageChange>& log)
+      : tree_(tree), freeze_(tree), log_(log), mark_(log.size()) {}
+  UsageUndo(const UsageUndo&) = delete;
+  UsageUndo& operator=(const UsageUndo&) = delete;
+  ~UsageUndo() { Revert(); }
+
+  void Remove(NodeId cq, std::span<const SlotAmount> usage) {
+    tree_.RemoveUsage(cq, usage);
+    log_.push_back({cq, usage, true});
+  }
+  void Add(NodeId cq, std::span<const SlotAmount> usage) {
+    tree_.AddUsage(cq, usage);
+    log_.push_back({cq, usage, false});
+  }
+  void Revert() {
+    while (log_.size() > mark_) {
+      UsageChange change = log_.back();
+      log_.pop_back();
+      if (change.removed) {
+        tree_.AddUsage(change.cq, change.usage);
+      } else {
+        tree_.RemoveUsage(change.cq, change.usage);
+      }
+    }
+  }
+
+ private:
+  ResourceTree& tree_;
+  ResourceTree::GenerationFreeze freeze_;  // released after Revert() ran in the destructor
+  std::vector<UsageChange>& log_;
+  size_t mark_;
+};
+
+}  // namespace
+
+Preemptor::Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadStore& store,
+                     TimeMicros now)
+    : cluster_(cluster), tree_(tree), store_(store), collector_(cluster, tree, store, now) {}
+
+void Preemptor::SetEvicting(std::span<const WorkloadId> evicting) {
+  collector_.SetEvicting(evicting);
+}
+
+bool Preemptor::WorkloadFits(const PreemptionRequest& request, bool borrowing) const {
+  for (const SlotAmount& r : request.requests) {
+    if (!borrowing && tree_.WouldBorrow(request.cq_node, r.slot, r.amount)) {
+      return false;
+    }
+    if (r.amount > tree_.Available(request.cq_node, r.slot)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Preemptor::UnderNominal(const PreemptionRequest& request) const {
+  for (FrSlot slot : request.needed) {
+    if (tree_.Usage(request.cq_node, slot) >= tree_.Nominal(request.cq_node, slot)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Preemptor::FindTargets(const PreemptionRequest& request) {
+  targets_.clear();
+  collector_.Collect(request, candidates_);
+  if (candidates_.ordered.empty()) {
+    return false;
+  }
+
+  // The attempt list (§7.3). Priority candidates above maxPriorityThreshold may only go while
+  // the preemptor's CQ ends up not borrowing, so sometimes both settings are tried; which one
+  // comes first follows Kueue (kept for compatibility there).
+  const bool borrow_forbidden =
+      cluster_.Spec(request.cq).preemption.borrow_within_cohort == PreemptionPolicy::kNever;
+  std::array<bool, 2> attempts{true, false};
+  size_t num_attempts = 2;
+  if (candidates_.none_from_other_cqs || (borrow_forbidden && !UnderNominal(request))) {
+    num_attempts = 1;
+  } else if (borrow_forbidden && candidates_.none_hierarchical) {
+    attempts = {false, true};
+  }
+
+  for (size_t i = 0; i < num_attempts; ++i) {
+    const bool borrowing = attempts[i];
+    UsageUndo undo(tree_, undo_log_);
+    targets_.clear();
+    for (const Candidate& c : candidates_.ordered) {
+      if (!collector_.IsCandidateValid(request, c, borrowing)) {
+        continue;
+      }
+      undo.Remove(c.cq_node, store_.Get(c.workload).usage);
+      targets_.push_back(&c);
+      if (!WorkloadFits(request, borrowing)) {
+        continue;
+      }
+      // Fill back: from the second-last target down, re-add each; if the preemptor still fits
+      // it is spared (swap-removed with the last element), else it is removed again.
+      for (size_t j = targets_.size() - 1; j-- > 0;) {
+        const Candidate& t = *targets_[j];
+        std::span<const SlotAmount> usage = store_.Get(t.workload).usage;
+        undo.Add(t.cq_node, usage);
+        if (WorkloadFits(request, borrowing)) {
+          targets_[j] = targets_.back();
+          targets_.pop_back();
+        } else {
+          undo.Remove(t.cq_node, usage);
+        }
+      }
+      return true;  // `undo` restores the tree
+    }
+  }
+  targets_.clear();
+  return false;
+}
+
+std::vector<PreemptionTarget> Preemptor::GetTargets(const Workload& workload, CqId cq,
+                                                    const Assignment& assignment) {
+  needed_.clear();
+  for (const PodSetAssignment& ps : assignment.pod_sets) {
+    for (const FlavorChoice& choice : ps.flavors) {
+      if (choice.mode == AssignmentMode::kPreempt) {
+        needed_.push_back(choice.slot);
+      }
+    }
+  }
+  std::sort(needed_.begin(), needed_.end());
+  needed_.erase(std::unique(needed_.begin(), needed_.end()), needed_.end());
+
+  PreemptionRequest request{&workload, cq, cluster_.ClusterQueueNode(cq), needed_,
+                            assignment.usage};
+  std::vector<PreemptionTarget> out;
+  if (!FindTargets(request)) {
+    return out;
+  }
+  out.reserve(targets_.size());
+  for (const Candidate* t : targets_) {
+    out.push_back({t->workload, internal::ReasonFor(t->variant)});
+  }
+  return out;
+}
+
+OracleResult Preemptor::SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
+                                           Quantity amount) {
+  needed_.assign(1, slot);
+  single_request_.assign(1, SlotAmount{slot, amount});
+  const NodeId cq_node = cluster_.ClusterQueueNode(cq);
+  PreemptionRequest request{&workload, cq, cq_node, needed_, single_request_};
+  if (!FindTargets(request)) {
+    return {PreemptionMode::kNoCandidates, tree_.FindBorrowingLevel(cq_node, slot, amount).level};
+  }
+  OracleResult result{PreemptionMode::kReclaim, 0};
+  {
+    UsageUndo undo(tree_, undo_log_);
+    for (const Candidate* t : targets_) {
+      undo.Remove(t->cq_node, store_.Get(t->workload).usage);
+    }
+    result.borrow = tree_.FindBorrowingLevel(cq_node, slot, amount).level;
+  }
+  for (const Candidate* t : targets_) {
+    if (t->own_cq) {
+      result.mode = PreemptionMode::kPreempt;
+    }
+  }
+  return result;
+}
+
+}  // namespace engine

@@ -1,0 +1,111 @@
+// File: engine/preemption.h
+//
+// Classical preemption (kueue-semantics.md §7.1-§7.5; Kueue's pkg/scheduler/preemption/
+// preemption.go and preemption_oracle.go): the minimal set of reserved workloads to evict so that
+// a pending workload fits, and the per-resource oracle the flavor assigner consults.
+//
+//   Preemptor preemptor(cluster, snapshot_tree, store, now);
+//   preemptor.SetEvicting(already_evicting);
+//   Assignment a = AssignFlavors(request, &preemptor);          // oracle: reclaim / preempt
+//   if (a.Mode() == AssignmentMode::kPreempt) {
+//     std::vector<PreemptionTarget> targets = preemptor.GetTargets(wl, cq, a);
+//     // empty: PreemptionNoCandidates (§5.5 step 3)
+//   }
+//
+// The minimal target set (§7.3): candidates come from engine/preemption_candidates.h in Kueue's
+// iteration order. For each attempt of the attempt list (borrowing allowed / not), candidates are
+// removed from the tree one by one, skipping those that became invalid, until the preemptor fits
+// (workloadFits); then, from the second-last target down, each target is added back and dropped
+// from the set if the preemptor still fits ("fill back"). The last-removed target is always kept.
+//
+// Every simulation edits the tree in place and reverts through an RAII undo log before
+// returning: the tree's usage is exactly what it was, and node generations are not bumped
+// (ResourceTree::GenerationFreeze is held while simulating).
+//
+// Not implemented: fair-sharing preemption (§7.6), TAS placement in workloadFits, preemption
+// protection windows and the timestamp buffer (feature gates off by default).
+//
+// Thread safety: none. A Preemptor belongs to one scheduling cycle of one shard and must not
+// outlive the tree, cluster and store it borrows.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/flavor_assigner.h"
+#include "engine/preemption_candidates.h"
+#include "engine/resource_tree.h"
+#include "engine/workload_spec.h"
+
+namespace engine {
+
+class Cluster;
+class WorkloadStore;
+struct Workload;
+
+namespace internal {
+// One entry of the simulation undo log (see UsageUndo in preemption.cc).
+struct UsageChange {
+  NodeId cq{};
+  std::span<const SlotAmount> usage;  // a reserved workload's usage, owned by the WorkloadStore
+  bool removed = false;               // true: usage was removed; false: added
+};
+}  // namespace internal
+
+struct PreemptionTarget {
+  WorkloadId workload{};
+  PreemptionReason reason = PreemptionReason::kInClusterQueue;
+};
+
+class Preemptor : public PreemptionOracle {
+ public:
+  // `tree` is the scheduler's snapshot: simulations remove and re-add usage in place and restore
+  // it before returning. `now` stands in for missing quota-reservation times (§7.2 ordering).
+  Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadStore& store,
+            TimeMicros now);
+  Preemptor(const Preemptor&) = delete;
+  Preemptor& operator=(const Preemptor&) = delete;
+  ~Preemptor() override = default;
+
+  // Workloads already being evicted (Evicted=True): ordered first among candidates (§7.2).
+  // Replaces the previous set.
+  void SetEvicting(std::span<const WorkloadId> evicting);
+
+  // §7.1-§7.4: targets for admitting `workload` into `cq` with `assignment`. The slots needing
+  // preemption are those of the FlavorChoices in mode kPreempt; the request is assignment.usage.
+  // Empty = no candidates. Targets are in Kueue's order after fill-back (not sorted).
+  // REQUIRES: cq exists and is active; workload is not reserved elsewhere.
+  std::vector<PreemptionTarget> GetTargets(const Workload& workload, CqId cq,
+                                           const Assignment& assignment);
+
+  // §7.5: the same search for `amount` of one slot. No targets -> {kNoCandidates, the current
+  // borrowing level}; targets all in other CQs -> kReclaim, any in `cq` -> kPreempt, with the
+  // borrowing level found after removing the targets.
+  OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
+                                  Quantity amount) override;
+
+  // The candidate list the last GetTargets / SimulatePreemption call worked on (for explain).
+  const internal::CandidateList& last_candidates() const { return candidates_; }
+
+ private:
+  // Runs §7.3 for `request`; fills `targets_`. Returns false if no attempt fits.
+  bool FindTargets(const internal::PreemptionRequest& request);
+  bool WorkloadFits(const internal::PreemptionRequest& request, bool borrowing) const;
+  // All needed slots have U < N strictly at the preemptor's CQ.
+  bool UnderNominal(const internal::PreemptionRequest& request) const;
+
+  const Cluster& cluster_;
+  ResourceTree& tree_;
+  const WorkloadStore& store_;
+  internal::CandidateCollector collector_;
+  // Scratch, reused across calls.
+  internal::CandidateList candidates_;
+  std::vector<const internal::Candidate*> targets_;
+  std::vector<FrSlot> needed_;
+  std::vector<SlotAmount> single_request_;
+  std::vector<internal::UsageChange> undo_log_;
+};
+
+}  // namespace engine

@@ -1,0 +1,155 @@
+// File: engine/preemption_candidates.h
+//
+// Classical preemption, part 1: who may be preempted, and in which order
+// (kueue-semantics.md §7.1-§7.2; Kueue's classical/hierarchical_preemption.go,
+// classical/candidate_generator.go, common/ordering.go, common/preemption_policy.go).
+//
+// For a preemptor in ClusterQueue `cq` that needs preemption on the slots `needed`:
+//  - same-CQ candidates: reserved workloads of `cq` passing withinClusterQueue -> kWithinClusterQueue;
+//  - other-CQ candidates: walking the ancestors A of `cq` from the parent to the root, the
+//    workloads of A's subtree (minus the subtree already visited), descending only into nodes
+//    above their quota (S < U) on some needed slot, passing reclaimWithinCohort. Each is
+//    classified kHierarchicalReclaim when the request already fits in quota below A ("hierarchical
+//    advantage"), else kReclaimWithoutBorrowing / kReclaimWhileBorrowing per borrowWithinCohort;
+//  - every candidate must use at least one needed slot through its admitted flavors.
+// The list is ordered as Kueue's candidate iterator yields it: evicting {hierarchical, priority,
+// same CQ} then non-evicting {hierarchical, priority, same CQ}, each by CandidatesOrdering.
+//
+// This is internal to engine/preemption.cc; it is a header so that tests and `tally explain`
+// can inspect the candidate list.
+//
+// Thread safety: none; one collector per scheduling shard.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/config.h"
+#include "engine/resource_tree.h"
+#include "engine/workload_spec.h"
+
+namespace engine {
+
+class Cluster;
+class WorkloadStore;
+struct Workload;
+
+// Why a workload is preempted (Kueue's Preempted condition reasons, §7.4). InCohortFairSharing
+// belongs to fair-sharing preemption (§7.6), not implemented yet.
+enum class PreemptionReason : uint8_t {
+  kInClusterQueue,
+  kInCohortReclamation,
+  kInCohortReclaimWhileBorrowing,
+};
+const char* ToString(PreemptionReason reason);
+
+namespace internal {
+
+// Kueue's preemptionVariant; kNever is never stored in a candidate list.
+enum class CandidateVariant : uint8_t {
+  kNever,
+  kWithinClusterQueue,
+  kHierarchicalReclaim,
+  kReclaimWithoutBorrowing,  // only while the preemptor's CQ would not borrow afterwards
+  kReclaimWhileBorrowing,
+};
+const char* ToString(CandidateVariant variant);
+// §7.4. REQUIRES: variant != kNever.
+PreemptionReason ReasonFor(CandidateVariant variant);
+
+// §7.1 policy test (common/preemption_policy.go). Timestamps are queue-order timestamps.
+bool SatisfiesPreemptionPolicy(PreemptionPolicy policy, int32_t preemptor_priority,
+                               TimeMicros preemptor_time, int32_t candidate_priority,
+                               TimeMicros candidate_time);
+
+struct Candidate {
+  WorkloadId workload{};
+  NodeId cq_node{};                       // the candidate's ClusterQueue
+  NodeId lca = kInvalidId<NodeId>;        // ancestor it was found under; invalid for the own CQ
+  CandidateVariant variant = CandidateVariant::kNever;
+  bool evicting = false;                  // Evicted=True already
+  bool own_cq = false;                    // in the preemptor's ClusterQueue
+  int32_t priority = 0;
+  TimeMicros reserved_at = 0;             // QuotaReserved transition; `now` when missing
+  const std::string* uid = nullptr;       // owned by the WorkloadStore
+};
+
+// Kueue's CandidatesOrdering: evicting first; other CQs before the own CQ; lower priority first;
+// more recent quota reservation first; uid; then the workload id (never reached with unique
+// uids, it keeps the order total).
+bool CandidateBefore(const Candidate& a, const Candidate& b);
+
+// What the preemptor asks for.
+struct PreemptionRequest {
+  const Workload* workload = nullptr;
+  CqId cq{};
+  NodeId cq_node{};
+  std::span<const FrSlot> needed;         // frsNeedPreemption: sorted, unique
+  std::span<const SlotAmount> requests;   // the whole request per slot (all slots)
+};
+
+struct CandidateList {
+  std::vector<Candidate> ordered;  // the iteration order of §7.2
+  bool none_from_other_cqs = true;
+  bool none_hierarchical = true;
+};
+
+class CandidateCollector {
+ public:
+  CandidateCollector(const Cluster& cluster, const ResourceTree& tree, const WorkloadStore& store,
+                     TimeMicros now);
+  CandidateCollector(const CandidateCollector&) = delete;
+  CandidateCollector& operator=(const CandidateCollector&) = delete;
+  ~CandidateCollector() = default;
+
+  // Replaces the set of workloads already being evicted.
+  void SetEvicting(std::span<const WorkloadId> evicting);
+
+  // Fills `out` (cleared first). REQUIRES: request.cq exists and is active.
+  // Cost: O(candidates log candidates + nodes visited x |needed|).
+  void Collect(const PreemptionRequest& request, CandidateList& out);
+
+  // candidateIsValid: a same-CQ candidate always is; an other-CQ candidate is not when
+  // `borrowing` and it is kReclaimWithoutBorrowing, or when its CQ or any ancestor strictly
+  // below its LCA is no longer above quota on a needed slot (evaluated on the tree as it is now,
+  // with earlier simulated removals applied).
+  bool IsCandidateValid(const PreemptionRequest& request, const Candidate& candidate,
+                        bool borrowing) const;
+
+  // Every needed slot has U <= S at `node` (Kueue's IsWithinNominalInResources).
+  bool WithinQuota(NodeId node, std::span<const FrSlot> needed) const;
+
+ private:
+  CandidateVariant Classify(const PreemptionRequest& request, const Workload& candidate,
+                            bool hierarchical_advantage) const;
+  bool UsesNeededSlot(const Workload& candidate, std::span<const FrSlot> needed) const;
+  bool IsEvicting(WorkloadId id) const;
+  // Appends the candidates of one ClusterQueue.
+  void AddFromClusterQueue(const PreemptionRequest& request, CqId cq, NodeId lca,
+                           bool hierarchical_advantage, std::vector<Candidate>& out) const;
+  // collectCandidatesInSubtree: children of `node` above quota, skipping `skip` and the
+  // preemptor's own CQ.
+  void AddFromSubtree(const PreemptionRequest& request, NodeId node, NodeId lca, NodeId skip,
+                      bool hierarchical_advantage, std::vector<Candidate>& out) const;
+  // QuantitiesFitInQuota: does `remaining` fit at `node` (S >= U + v on every slot)? Updates
+  // `remaining` to what exceeds the node's local quota: max(0, v - LocalAvailable).
+  bool FitsInQuota(NodeId node, std::vector<SlotAmount>& remaining) const;
+  bool Usable(CqId cq) const;
+
+  const Cluster& cluster_;
+  const ResourceTree& tree_;
+  const WorkloadStore& store_;
+  TimeMicros now_;
+  std::vector<WorkloadId> evicting_;  // sorted
+  // Scratch, reused across calls.
+  std::vector<Candidate> hierarchical_;
+  std::vector<Candidate> priority_;
+  std::vector<Candidate> same_queue_;
+  std::vector<SlotAmount> remaining_;
+};
+
+}  // namespace internal
+}  // namespace engine

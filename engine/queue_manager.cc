@@ -1,0 +1,667 @@
+#include "engine/queue_manager.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/base/check.h"
+#include "engine/cluster.h"
+#include "engine/scheduling_hash.h"
+#include "engine/workload.h"
+#include "engine/workload_store.h"
+
+namespace engine {
+
+const char* ToString(RequeueReason reason) {
+  switch (reason) {
+    case RequeueReason::kGeneric:
+      return "Generic";
+    case RequeueReason::kNoFit:
+      return "NoFit";
+    case RequeueReason::kPreemptionNoCandidates:
+      return "PreemptionNoCandidates";
+    case RequeueReason::kPreemptionGated:
+      return "PreemptionGated";
+    case RequeueReason::kNamespaceMismatch:
+      return "NamespaceMismatch";
+    case RequeueReason::kFailedAfterNomination:
+      return "FailedAfterNomination";
+    case RequeueReason::kPendingPreemption:
+      return "PendingPreemption";
+    case RequeueReason::kPendingMigration:
+      return "PendingMigration";
+    case RequeueReason::kPreemptionFailed:
+      return "PreemptionFailed";
+  }
+  return "?";
+}
+
+const char* ToString(QueueLocation location) {
+  switch (location) {
+    case QueueLocation::kNone:
+      return "None";
+    case QueueLocation::kActive:
+      return "Active";
+    case QueueLocation::kInadmissible:
+      return "Inadmissible";
+    case QueueLocation::kInflight:
+      return "Inflight";
+    case QueueLocation::kOrphan:
+      return "Orphan";
+  }
+  return "?";
+}
+
+bool QueueOrderLess(const Workload& a, const Workload& b) {
+  if (a.priority != b.priority) {
+    return a.priority > b.priority;
+  }
+  if (a.queue_order_time != b.queue_order_time) {
+    return a.queue_order_time < b.queue_order_time;
+  }
+  return a.uid < b.uid;
+}
+
+namespace {
+
+constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
+constexpr TimeMicros kExpired = std::numeric_limits<TimeMicros>::min();
+
+// §9.1 backoffWaitingTimeExpired, as a time from which the backoff counts as expired.
+TimeMicros BackoffUntil(std::optional<TimeMicros> requeue_at, bool requeued_false) {
+  if (requeue_at) {
+    return *requeue_at;
+  }
+  return requeued_false ? kNever : kExpired;
+}
+
+// §5.2 RequeueIfNotPresent: the reasons that requeue immediately, by queueing strategy.
+bool ImmediateByReason(bool best_effort, RequeueReason reason) {
+  if (!best_effort) {
+    return reason != RequeueReason::kNamespaceMismatch;
+  }
+  switch (reason) {
+    case RequeueReason::kFailedAfterNomination:
+    case RequeueReason::kPendingPreemption:
+    case RequeueReason::kPendingMigration:
+    case RequeueReason::kPreemptionFailed:
+      return true;
+    case RequeueReason::kGeneric:
+    case RequeueReason::kNoFit:
+    case RequeueReason::kPreemptionNoCandidates:
+    case RequeueReason::kPreemptionGated:
+    case RequeueReason::kNamespaceMismatch:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+QueueManager::QueueManager(const Cluster& cluster, WorkloadStore& store)
+    : cluster_(cluster), store_(store) {}
+
+QueueManager::~QueueManager() = default;
+
+// --- State helpers -------------------------------------------------------------------------
+
+QueueManager::Entry& QueueManager::EnsureEntry(WorkloadId id) {
+  if (Index(id) >= entries_.size()) [[unlikely]] {
+    entries_.resize(std::max<size_t>(Index(id) + 1, store_.size()));
+  }
+  return entries_[Index(id)];
+}
+
+QueueManager::CqQueue& QueueManager::EnsureCq(CqId cq) {
+  if (Index(cq) >= cqs_.size()) [[unlikely]] {
+    cqs_.resize(std::max<size_t>(Index(cq) + 1, cluster_.num_cluster_queues()));
+  }
+  return cqs_[Index(cq)];
+}
+
+const QueueManager::CqQueue* QueueManager::FindCq(CqId cq) const {
+  return Index(cq) < cqs_.size() ? &cqs_[Index(cq)] : nullptr;
+}
+
+bool QueueManager::IsBestEffort(CqId cq) const {
+  return cluster_.Exists(cq)
+         && cluster_.Spec(cq).queueing_strategy == QueueingStrategy::kBestEffortFifo;
+}
+
+void QueueManager::LoadKeys(WorkloadId id, Entry& e) {
+  Workload& w = store_.Get(id);
+  if (w.scheduling_hash == kSchedulingHashUnknown) {
+    w.scheduling_hash = ComputeSchedulingHash(w, cluster_);
+  }
+  e.priority = w.priority;
+  e.order_time = w.queue_order_time;
+  e.hash = w.scheduling_hash;
+  if (!e.backoff_overridden && w.spec != nullptr) {
+    const ConditionSpec* requeued = w.spec->Condition("Requeued");
+    e.backoff_until = BackoffUntil(w.spec->requeue_at, requeued != nullptr && !requeued->status);
+  }
+}
+
+std::string QueueManager::OrphanKey(const Workload& w) const {
+  std::string key = w.spec != nullptr ? w.spec->name_space : std::string();
+  key += '/';
+  key += w.local_queue;
+  return key;
+}
+
+// --- Heap ----------------------------------------------------------------------------------
+
+bool QueueManager::Before(const HeapNode& a, const HeapNode& b, WorkloadId sticky) const {
+  if (a.id == sticky || b.id == sticky) [[unlikely]] {
+    if (a.id != b.id) {
+      return a.id == sticky;
+    }
+  }
+  if (a.priority != b.priority) {
+    return a.priority > b.priority;
+  }
+  if (a.order_time != b.order_time) {
+    return a.order_time < b.order_time;
+  }
+  int c = store_.Get(a.id).uid.compare(store_.Get(b.id).uid);
+  if (c != 0) {
+    return c < 0;
+  }
+  return Index(a.id) < Index(b.id);
+}
+
+void QueueManager::SiftUp(CqQueue& q, uint32_t i) {
+  WorkloadId sticky = Sticky(q);
+  HeapNode node = q.heap[i];
+  while (i > 0) {
+    uint32_t parent = (i - 1) / 2;
+    if (!Before(node, q.heap[parent], sticky)) {
+      break;
+    }
+    q.heap[i] = q.heap[parent];
+    entries_[Index(q.heap[i].id)].pos = i;
+    i = parent;
+  }
+  q.heap[i] = node;
+  entries_[Index(node.id)].pos = i;
+}
+
+void QueueManager::SiftDown(CqQueue& q, uint32_t i) {
+  WorkloadId sticky = Sticky(q);
+  const auto n = static_cast<uint32_t>(q.heap.size());
+  HeapNode node = q.heap[i];
+  while (true) {
+    uint32_t child = 2 * i + 1;
+    if (child >= n) {
+      break;
+    }
+    if (child + 1 < n && Before(q.heap[child + 1], q.heap[child], sticky)) {
+      ++child;
+    }
+    if (!Before(q.heap[child], node, sticky)) {
+      break;
+    }
+    q.heap[i] = q.heap[child];
+    entries_[Index(q.heap[i].id)].pos = i;
+    i = child;
+  }
+  q.heap[i] = node;
+  entries_[Index(node.id)].pos = i;
+}
+
+void QueueManager::Fix(CqQueue& q, uint32_t i) {
+  if (i > 0 && Before(q.heap[i], q.heap[(i - 1) / 2], Sticky(q))) {
+    SiftUp(q, i);
+  } else {
+    SiftDown(q, i);
+  }
+}
+
+void QueueManager::HashLink(CqQueue& q, WorkloadId id) {
+  Entry& e = entries_[Index(id)];
+  auto [it, inserted] = q.hash_heads.try_emplace(e.hash, id);
+  e.hash_prev = kInvalidId<WorkloadId>;
+  e.hash_next = inserted ? kInvalidId<WorkloadId> : it->second;
+  if (!inserted) {
+    entries_[Index(it->second)].hash_prev = id;
+    it->second = id;
+  }
+}
+
+void QueueManager::HashUnlink(CqQueue& q, WorkloadId id) {
+  Entry& e = entries_[Index(id)];
+  if (IsValid(e.hash_next)) {
+    entries_[Index(e.hash_next)].hash_prev = e.hash_prev;
+  }
+  if (IsValid(e.hash_prev)) {
+    entries_[Index(e.hash_prev)].hash_next = e.hash_next;
+  } else if (IsValid(e.hash_next)) {
+    q.hash_heads[e.hash] = e.hash_next;
+  } else {
+    q.hash_heads.erase(e.hash);
+  }
+  e.hash_prev = kInvalidId<WorkloadId>;
+  e.hash_next = kInvalidId<WorkloadId>;
+}
+
+void QueueManager::HeapPush(CqId cq, WorkloadId id) {
+  CqQueue& q = EnsureCq(cq);
+  Entry& e = entries_[Index(id)];
+  TALLY_DCHECK(e.location == QueueLocation::kNone);
+  e.location = QueueLocation::kActive;
+  e.cq = cq;
+  q.heap.push_back({e.order_time, e.priority, id});
+  SiftUp(q, static_cast<uint32_t>(q.heap.size() - 1));
+  HashLink(q, id);
+  ++active_count_;
+}
+
+void QueueManager::HeapErase(CqQueue& q, WorkloadId id) {
+  Entry& e = entries_[Index(id)];
+  TALLY_DCHECK(e.location == QueueLocation::kActive);
+  uint32_t i = e.pos;
+  HashUnlink(q, id);
+  HeapNode last = q.heap.back();
+  q.heap.pop_back();
+  if (i < q.heap.size()) {
+    q.heap[i] = last;
+    entries_[Index(last.id)].pos = i;
+    Fix(q, i);
+  }
+  e.location = QueueLocation::kNone;
+  --active_count_;
+}
+
+// --- Inadmissible set ------------------------------------------------------------------------
+
+void QueueManager::InadmissibleInsert(CqId cq, WorkloadId id) {
+  CqQueue& q = EnsureCq(cq);
+  Entry& e = entries_[Index(id)];
+  TALLY_DCHECK(e.location == QueueLocation::kNone);
+  e.location = QueueLocation::kInadmissible;
+  e.cq = cq;
+  e.pos = static_cast<uint32_t>(q.inadmissible.size());
+  q.inadmissible.push_back(id);
+}
+
+void QueueManager::InadmissibleErase(CqQueue& q, WorkloadId id) {
+  Entry& e = entries_[Index(id)];
+  TALLY_DCHECK(e.location == QueueLocation::kInadmissible);
+  WorkloadId last = q.inadmissible.back();
+  q.inadmissible[e.pos] = last;
+  entries_[Index(last)].pos = e.pos;
+  q.inadmissible.pop_back();
+  e.location = QueueLocation::kNone;
+}
+
+void QueueManager::BulkMoveHash(CqId cq, uint64_t hash) {
+  CqQueue& q = cqs_[Index(cq)];
+  scratch_.clear();
+  auto it = q.hash_heads.find(hash);
+  for (WorkloadId id = it == q.hash_heads.end() ? kInvalidId<WorkloadId> : it->second; IsValid(id);
+       id = entries_[Index(id)].hash_next) {
+    scratch_.push_back(id);
+  }
+  for (WorkloadId id : scratch_) {
+    HeapErase(q, id);
+    InadmissibleInsert(cq, id);
+  }
+}
+
+// --- Preemptor -----------------------------------------------------------------------------
+
+void QueueManager::ClearPreemptor(CqQueue& q) {
+  WorkloadId old = q.preemptor;
+  q.preemptor = kInvalidId<WorkloadId>;
+  q.preemptor_sticky = false;
+  if (IsValid(old) && Index(old) < entries_.size()) {
+    const Entry& e = entries_[Index(old)];
+    if (e.location == QueueLocation::kActive && &cqs_[Index(e.cq)] == &q) {
+      Fix(q, e.pos);
+    }
+  }
+}
+
+void QueueManager::SetPreemptor(CqId cq, WorkloadId id) {
+  CqQueue& q = EnsureCq(cq);
+  ClearPreemptor(q);
+  q.preemptor = id;
+  q.preemptor_sticky = IsBestEffort(cq);
+  const Entry& e = EnsureEntry(id);
+  if (e.location == QueueLocation::kActive && e.cq == cq) {
+    Fix(q, e.pos);
+  }
+}
+
+std::optional<WorkloadId> QueueManager::Preemptor(CqId cq) const {
+  const CqQueue* q = FindCq(cq);
+  if (q == nullptr || !IsValid(q->preemptor)) {
+    return std::nullopt;
+  }
+  return q->preemptor;
+}
+
+// --- Public operations ---------------------------------------------------------------------
+
+void QueueManager::Push(WorkloadId id, TimeMicros now) {
+  Entry& e = EnsureEntry(id);
+  if (e.location == QueueLocation::kInflight) {
+    return;  // the end-of-cycle Requeue places it (Kueue: HasInflight)
+  }
+  const Workload& w = store_.Get(id);
+  const CqId cq = w.cluster_queue;
+  const bool valid_cq =
+      IsValid(cq) && Index(cq) < cluster_.num_cluster_queues() && cluster_.Exists(cq);
+  if (e.location == QueueLocation::kOrphan
+      || (e.location != QueueLocation::kNone && (!valid_cq || e.cq != cq))) {
+    Remove(id);  // reassigned to another queue, or its queue vanished: placed afresh below
+  }
+  if (!valid_cq) {
+    LoadKeys(id, e);
+    std::string key = OrphanKey(w);
+    orphans_[key].insert(id);
+    orphan_keys_.emplace(id, std::move(key));
+    e.location = QueueLocation::kOrphan;
+    e.cq = kInvalidId<CqId>;
+    return;
+  }
+  CqQueue& q = EnsureCq(cq);
+  if (e.location == QueueLocation::kActive) {
+    // An update of a heap member: refresh its keys (and hash) in place.
+    HashUnlink(q, id);
+    LoadKeys(id, e);
+    q.heap[e.pos].priority = e.priority;
+    q.heap[e.pos].order_time = e.order_time;
+    HashLink(q, id);
+    Fix(q, e.pos);
+    return;
+  }
+  if (e.location == QueueLocation::kInadmissible) {
+    InadmissibleErase(q, id);
+  }
+  LoadKeys(id, e);
+  if (!BackoffExpired(e, now) || (IsBestEffort(cq) && q.recorded_hashes.count(e.hash) != 0)) {
+    InadmissibleInsert(cq, id);
+    return;
+  }
+  HeapPush(cq, id);
+}
+
+void QueueManager::Remove(WorkloadId id) {
+  if (Index(id) >= entries_.size()) {
+    return;
+  }
+  Entry& e = entries_[Index(id)];
+  switch (e.location) {
+    case QueueLocation::kNone:
+      return;
+    case QueueLocation::kActive:
+      HeapErase(cqs_[Index(e.cq)], id);
+      break;
+    case QueueLocation::kInadmissible:
+      InadmissibleErase(cqs_[Index(e.cq)], id);
+      break;
+    case QueueLocation::kInflight:
+      --cqs_[Index(e.cq)].inflight;
+      e.location = QueueLocation::kNone;
+      break;
+    case QueueLocation::kOrphan: {
+      auto key = orphan_keys_.find(id);
+      TALLY_CHECK(key != orphan_keys_.end());
+      auto it = orphans_.find(key->second);
+      TALLY_CHECK(it != orphans_.end());
+      it->second.erase(id);
+      if (it->second.empty()) {
+        orphans_.erase(it);
+      }
+      orphan_keys_.erase(key);
+      e.location = QueueLocation::kNone;
+      return;
+    }
+  }
+  CqQueue& q = cqs_[Index(e.cq)];
+  if (q.preemptor == id) {
+    ClearPreemptor(q);
+  }
+}
+
+const std::vector<CqId>& QueueManager::CqsByName() {
+  if (cqs_by_name_.size() != cluster_.num_cluster_queues()) [[unlikely]] {
+    cqs_by_name_.clear();
+    for (uint32_t i = 0; i < cluster_.num_cluster_queues(); ++i) {
+      cqs_by_name_.push_back(MakeId<CqId>(i));
+    }
+    std::sort(cqs_by_name_.begin(), cqs_by_name_.end(),
+              [&](CqId a, CqId b) { return cluster_.Name(a) < cluster_.Name(b); });
+  }
+  return cqs_by_name_;
+}
+
+std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
+  std::vector<WorkloadId> heads;
+  for (CqId cq : CqsByName()) {
+    if (Index(cq) >= cqs_.size()) {
+      continue;
+    }
+    CqQueue& q = cqs_[Index(cq)];
+    // An empty heap is skipped without Kueue's popCycle increment: no workload of this CQ is in
+    // flight, so no later Requeue can observe the difference.
+    if (q.heap.empty() || !cluster_.Exists(cq) || cluster_.Inactive(cq) != InactiveReason::kNone) {
+      continue;
+    }
+    WorkloadId head = q.heap.front().id;
+    HeapErase(q, head);
+    Entry& e = entries_[Index(head)];
+    e.location = QueueLocation::kInflight;
+    e.cq = cq;
+    ++q.inflight;
+    q.requeued_since_pop = false;
+    q.last_pop_cycle = cycle;
+    heads.push_back(head);
+  }
+  return heads;
+}
+
+void QueueManager::Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, int64_t cycle) {
+  if (Index(id) >= entries_.size()) {
+    return;
+  }
+  Entry& e = entries_[Index(id)];
+  if (e.location == QueueLocation::kNone || e.location == QueueLocation::kOrphan) {
+    return;  // deleted, admitted or deactivated since the pop (Kueue: RequeueWorkload)
+  }
+  const CqId cq = e.cq;
+  CqQueue& q = cqs_[Index(cq)];
+  TALLY_DCHECK(e.location != QueueLocation::kInflight || cycle >= q.last_pop_cycle);
+  (void)cycle;
+  // §5.5 step 7: the preemptor is (re)set on PendingPreemption / PendingMigration and cleared by
+  // any other outcome.
+  if (reason == RequeueReason::kPendingPreemption || reason == RequeueReason::kPendingMigration) {
+    SetPreemptor(cq, id);
+  } else if (q.preemptor == id) {
+    ClearPreemptor(q);
+  }
+  if (e.location == QueueLocation::kInflight) {
+    --q.inflight;
+    e.location = QueueLocation::kNone;
+  }
+  const bool best_effort = IsBestEffort(cq);
+  const Workload& w = store_.Get(id);
+  if (BackoffExpired(e, now)
+      && (ImmediateByReason(best_effort, reason) || q.requeued_since_pop
+          || w.scan.HasPendingFlavors())) {
+    if (e.location == QueueLocation::kInadmissible) {
+      InadmissibleErase(q, id);
+    }
+    if (e.location == QueueLocation::kNone) {
+      HeapPush(cq, id);
+    }
+    return;
+  }
+  if (e.location != QueueLocation::kNone) {
+    return;  // already queued (pushed again during the cycle)
+  }
+  InadmissibleInsert(cq, id);
+  if (best_effort
+      && (reason == RequeueReason::kNoFit || reason == RequeueReason::kPreemptionNoCandidates)) {
+    q.recorded_hashes.insert(e.hash);
+    BulkMoveHash(cq, e.hash);
+  }
+}
+
+void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
+  CqQueue& q = EnsureCq(cq);
+  q.requeued_since_pop = true;
+  q.last_requeue_cycle = cycle;
+  q.recorded_hashes.clear();
+  if (q.inadmissible.empty()) {
+    return;
+  }
+  scratch_.clear();
+  for (WorkloadId id : q.inadmissible) {
+    const Entry& e = entries_[Index(id)];
+    if (BackoffExpired(e, now) && (!namespace_filter_ || namespace_filter_(cq, store_.Get(id)))) {
+      scratch_.push_back(id);
+    }
+  }
+  for (WorkloadId id : scratch_) {
+    InadmissibleErase(q, id);
+    HeapPush(cq, id);
+  }
+}
+
+void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
+  const ResourceTree& tree = cluster_.tree();
+  NodeId node = cluster_.ClusterQueueNode(cq);
+  if (!IsValid(node)) {
+    return;  // Kueue ignores cohort trees with a cycle until the cycle is removed
+  }
+  // Depth-first over the root's subtree; children of a cohort are CQs and cohorts.
+  std::vector<NodeId> stack{tree.Root(node)};
+  while (!stack.empty()) {
+    NodeId n = stack.back();
+    stack.pop_back();
+    if (cluster_.IsClusterQueueNode(n)) {
+      CqId member = cluster_.NodeClusterQueue(n);
+      if (cluster_.Exists(member)) {
+        RequeueOne(member, now, cycle);
+      }
+      continue;
+    }
+    for (NodeId child : tree.Children(n)) {
+      stack.push_back(child);
+    }
+  }
+}
+
+void QueueManager::QueueAllInadmissible(TimeMicros now, int64_t cycle) {
+  for (uint32_t i = 0; i < cluster_.num_cluster_queues(); ++i) {
+    CqId cq = MakeId<CqId>(i);
+    if (cluster_.Exists(cq) && !cluster_.tree().InCycle(cluster_.ClusterQueueNode(cq))) {
+      RequeueOne(cq, now, cycle);
+    }
+  }
+}
+
+void QueueManager::SetRequeueState(WorkloadId id, std::optional<TimeMicros> requeue_at,
+                                   bool requeued_false) {
+  Entry& e = EnsureEntry(id);
+  e.backoff_overridden = true;
+  e.backoff_until = BackoffUntil(requeue_at, requeued_false);
+}
+
+std::vector<WorkloadId> QueueManager::AdoptOrphans() {
+  std::vector<WorkloadId> adopted;
+  for (auto it = orphans_.begin(); it != orphans_.end();) {
+    const Workload& first = store_.Get(*it->second.begin());
+    std::optional<CqId> cq = store_.ResolveQueue(first.spec->name_space, first.local_queue);
+    if (!cq) {
+      ++it;
+      continue;
+    }
+    for (WorkloadId id : it->second) {
+      store_.Get(id).cluster_queue = *cq;
+      entries_[Index(id)].location = QueueLocation::kNone;
+      orphan_keys_.erase(id);
+      HeapPush(*cq, id);
+      adopted.push_back(id);
+    }
+    it = orphans_.erase(it);
+  }
+  std::sort(adopted.begin(), adopted.end());
+  return adopted;
+}
+
+// --- Introspection -------------------------------------------------------------------------
+
+std::vector<WorkloadId> QueueManager::PendingActive(CqId cq) const {
+  std::vector<WorkloadId> out;
+  const CqQueue* q = FindCq(cq);
+  if (q == nullptr) {
+    return out;
+  }
+  std::vector<HeapNode> nodes = q->heap;
+  WorkloadId sticky = Sticky(*q);
+  std::sort(nodes.begin(), nodes.end(),
+            [&](const HeapNode& a, const HeapNode& b) { return Before(a, b, sticky); });
+  out.reserve(nodes.size());
+  for (const HeapNode& n : nodes) {
+    out.push_back(n.id);
+  }
+  return out;
+}
+
+std::vector<WorkloadId> QueueManager::PendingInadmissible(CqId cq) const {
+  std::vector<WorkloadId> out;
+  const CqQueue* q = FindCq(cq);
+  if (q == nullptr) {
+    return out;
+  }
+  std::vector<HeapNode> nodes;
+  nodes.reserve(q->inadmissible.size());
+  for (WorkloadId id : q->inadmissible) {
+    const Entry& e = entries_[Index(id)];
+    nodes.push_back({e.order_time, e.priority, id});
+  }
+  WorkloadId sticky = Sticky(*q);
+  std::sort(nodes.begin(), nodes.end(),
+            [&](const HeapNode& a, const HeapNode& b) { return Before(a, b, sticky); });
+  out.reserve(nodes.size());
+  for (const HeapNode& n : nodes) {
+    out.push_back(n.id);
+  }
+  return out;
+}
+
+size_t QueueManager::PendingCount(CqId cq) const {
+  const CqQueue* q = FindCq(cq);
+  return q == nullptr ? 0 : q->heap.size() + q->inadmissible.size() + q->inflight;
+}
+
+QueueLocation QueueManager::Location(WorkloadId id) const {
+  return Index(id) < entries_.size() ? entries_[Index(id)].location : QueueLocation::kNone;
+}
+
+std::vector<WorkloadId> QueueManager::Orphans(std::string_view local_queue_key) const {
+  auto it = orphans_.find(local_queue_key);
+  if (it == orphans_.end()) {
+    return {};
+  }
+  return {it->second.begin(), it->second.end()};
+}
+
+bool QueueManager::HashRecorded(CqId cq, uint64_t hash) const {
+  const CqQueue* q = FindCq(cq);
+  return q != nullptr && q->recorded_hashes.count(hash) != 0;
+}
+
+int64_t QueueManager::LastPopCycle(CqId cq) const {
+  const CqQueue* q = FindCq(cq);
+  return q == nullptr ? -1 : q->last_pop_cycle;
+}
+
+int64_t QueueManager::LastInadmissibleRequeueCycle(CqId cq) const {
+  const CqQueue* q = FindCq(cq);
+  return q == nullptr ? -1 : q->last_requeue_cycle;
+}
+
+}  // namespace engine

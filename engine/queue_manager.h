@@ -1,0 +1,241 @@
+// File: engine/queue_manager.h
+//
+// Kueue's queue manager (kueue-semantics.md §5.1, §5.2, §9.1, §9.6): per ClusterQueue an active
+// heap, an inadmissible set and the popped ("in-flight") heads, plus the rules that move
+// workloads between them.
+//
+//   QueueManager queues(cluster, store);
+//   queues.Push(id, now);                        // a pending workload arrives
+//   for (WorkloadId head : queues.PopHeads(cycle)) {
+//     ... nominate / admit ...
+//     if (admitted) queues.Remove(head);
+//     else queues.Requeue(head, RequeueReason::kNoFit, now, cycle);
+//   }
+//   queues.QueueInadmissible(cq, now, cycle);    // after a workload of cq's cohort tree finished
+//
+// Rules mirrored (Kueue pkg/cache/queue: cluster_queue.go, manager.go, inadmissible_workloads.go):
+//  - heap order: the CQ's sticky preemptor first (BestEffortFIFO), higher priority, earlier
+//    queue-order time, smaller uid; the WorkloadId breaks exact ties so the order is total;
+//  - Push: a workload whose backoff has not expired, or (BestEffortFIFO) whose scheduling hash is
+//    recorded as inadmissible, goes straight to the inadmissible set; a popped workload is not
+//    touched (the end-of-cycle Requeue places it);
+//  - Requeue: immediate iff the backoff expired and (strategy/reason rule, or an
+//    inadmissible-requeue ran on the CQ since its last pop, or the flavor scan has pending
+//    flavors); PendingPreemption / PendingMigration make the workload the CQ's preemptor, any
+//    other reason clears it if it was; NoFit / PreemptionNoCandidates into the inadmissible set
+//    of a BestEffortFIFO CQ record the hash and park every heap workload with that hash;
+//  - QueueInadmissible: the whole root-cohort tree (nothing for a tree with a cycle), only
+//    workloads whose backoff expired (and whose namespace still matches, see
+//    SetNamespaceFilter), clearing the hash records.
+//
+// "Since its last pop" is decided by the order of calls, as Kueue's per-CQ popCycle counter does;
+// the `cycle` arguments are only recorded (LastPopCycle / LastInadmissibleRequeueCycle).
+//
+// Backoff (§9.1): read from the spec at every Push — `status.requeueState.requeueAt`;
+// Requeued=False without a requeueAt means "never" until SetRequeueState. With Requeued=False and a
+// requeueAt, the backoff ends at requeueAt (Kueue's workload controller flips Requeued then).
+// Expired iff now >= requeueAt. At backoff end the caller Pushes the workload again (Kueue's
+// controller does), which moves it from the inadmissible set to the heap.
+//
+// Complexity: Push, Remove, Requeue, SetPreemptor: O(log n) in the CQ's heap size (plus one hash
+// map operation); a hash bulk move O(k log n) for k moved; PopHeads O(#CQ + h log n) for h heads;
+// QueueInadmissible O(#CQs in the tree + moved log n). Hot paths compare integers only, except
+// the uid tie-break.
+//
+// Thread safety: none; owned by one shard, like the Cluster and WorkloadStore it borrows.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/workload_spec.h"
+
+namespace engine {
+
+class Cluster;
+class WorkloadStore;
+struct Workload;
+
+// Why a popped head was not admitted (§5.2). Kueue's RequeueReasonGeneric is the empty string.
+enum class RequeueReason : uint8_t {
+  kGeneric,
+  kNoFit,
+  kPreemptionNoCandidates,
+  kPreemptionGated,
+  kNamespaceMismatch,
+  kFailedAfterNomination,
+  kPendingPreemption,
+  kPendingMigration,
+  kPreemptionFailed,
+};
+const char* ToString(RequeueReason reason);
+
+// Where the queue manager holds a workload.
+enum class QueueLocation : uint8_t {
+  kNone,          // not queued (never pushed, removed, admitted)
+  kActive,        // in its CQ's heap
+  kInadmissible,  // parked until an inadmissible-requeue
+  kInflight,      // popped by PopHeads, waiting for Requeue or Remove
+  kOrphan,        // its LocalQueue or ClusterQueue does not exist
+};
+const char* ToString(QueueLocation location);
+
+// Heap order keys 1-3 of §5.1: higher priority, earlier queue_order_time, smaller uid (string
+// compare). Key 0 (the sticky preemptor) is per-CQ state and applied by the QueueManager.
+bool QueueOrderLess(const Workload& a, const Workload& b);
+
+class QueueManager {
+ public:
+  // Returns whether `workload`'s namespace still matches `cq`'s namespaceSelector.
+  using NamespaceFilter = std::function<bool(CqId cq, const Workload& workload)>;
+  // Push() without a time: the requeueAt of the backoff counts as expired.
+  static constexpr TimeMicros kNoBackoffCheck = std::numeric_limits<TimeMicros>::max();
+
+  QueueManager(const Cluster& cluster, WorkloadStore& store);
+  QueueManager(const QueueManager&) = delete;
+  QueueManager& operator=(const QueueManager&) = delete;
+  ~QueueManager();
+
+  // A pending workload enters its ClusterQueue: the heap, or the inadmissible set (backoff not
+  // expired at `now`; BestEffortFIFO with a recorded hash). An invalid or deleted cluster_queue
+  // makes it an orphan of its LocalQueue "namespace/queueName". Computes
+  // Workload::scheduling_hash if unset. Pushing a queued workload again re-reads its priority,
+  // order time and backoff and re-places it (Kueue's PushOrUpdate after an update); pushing an
+  // in-flight one does nothing.
+  void Push(WorkloadId id, TimeMicros now = kNoBackoffCheck);
+  // Drops the workload from wherever it is queued (deleted, admitted, deactivated) and clears it
+  // as preemptor. No-op if not queued.
+  void Remove(WorkloadId id);
+
+  // Pops one head per ClusterQueue that exists, is active (Cluster::Inactive == kNone) and has a
+  // non-empty heap, in ascending CQ name order. The heads become in-flight.
+  std::vector<WorkloadId> PopHeads(int64_t cycle);
+
+  // End-of-cycle requeue of a head that was not admitted (§5.2); see the file comment. No-op for a
+  // workload that is no longer queued (removed since the pop). `cycle` is only checked.
+  void Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, int64_t cycle);
+
+  // Moves the inadmissible workloads of every CQ in the cohort tree containing `cq` (or of the
+  // lone CQ) back to their heaps when their backoff expired at `now` and their namespace matches;
+  // clears those CQs' hash records and marks them requeued since their last pop. Callers apply
+  // Kueue's 1 s batch delay. Does nothing for a tree with a cycle.
+  void QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle);
+  void QueueAllInadmissible(TimeMicros now, int64_t cycle);
+
+  // The CQ's preemptor (§5.5 step 7). In a BestEffortFIFO CQ it sorts first in the heap until it
+  // leaves the queue or another becomes preemptor. Requeue with PendingPreemption or
+  // PendingMigration calls this itself.
+  void SetPreemptor(CqId cq, WorkloadId id);
+  std::optional<WorkloadId> Preemptor(CqId cq) const;
+
+  // Overrides the backoff read from the spec (§9.1), e.g. after an eviction. `requeue_at` is
+  // nullopt when not set; `requeued_false` is the Requeued=False condition. Takes effect at the
+  // next placement decision (Push, Requeue, QueueInadmissible).
+  void SetRequeueState(WorkloadId id, std::optional<TimeMicros> requeue_at, bool requeued_false);
+  // Namespace check of QueueInadmissible; none set = every namespace matches.
+  void SetNamespaceFilter(NamespaceFilter filter) { namespace_filter_ = std::move(filter); }
+
+  // Re-resolves every orphan's LocalQueue (WorkloadStore::ResolveQueue), sets its cluster_queue
+  // and puts the resolved ones straight into their heaps (Kueue's AddFromLocalQueue, which checks
+  // neither backoff nor hashes). Returns them in id order.
+  std::vector<WorkloadId> AdoptOrphans();
+
+  // --- Introspection (output, tests) ---
+  std::vector<WorkloadId> PendingActive(CqId cq) const;        // heap order
+  std::vector<WorkloadId> PendingInadmissible(CqId cq) const;  // queue order
+  // Active + inadmissible + in-flight.
+  size_t PendingCount(CqId cq) const;
+  bool HasActive() const { return active_count_ != 0; }  // any heap non-empty
+  QueueLocation Location(WorkloadId id) const;
+  size_t OrphanCount() const { return orphan_keys_.size(); }
+  std::vector<WorkloadId> Orphans(std::string_view local_queue_key) const;  // "ns/name"
+  bool HashRecorded(CqId cq, uint64_t hash) const;
+  int64_t LastPopCycle(CqId cq) const;
+  int64_t LastInadmissibleRequeueCycle(CqId cq) const;
+
+ private:
+  // A heap element carries its order keys inline: sifting never leaves the heap's array except
+  // for the rare uid tie-break.
+  struct HeapNode {
+    int64_t order_time;
+    int32_t priority;
+    WorkloadId id;
+  };
+  struct Entry {
+    QueueLocation location = QueueLocation::kNone;
+    CqId cq = kInvalidId<CqId>;
+    uint32_t pos = 0;  // index in the CQ's heap or inadmissible vector
+    int32_t priority = 0;
+    int64_t order_time = 0;
+    TimeMicros backoff_until = std::numeric_limits<TimeMicros>::min();  // max = never
+    bool backoff_overridden = false;                                    // SetRequeueState
+    uint64_t hash = 0;
+    // Intrusive list of the heap members of one CQ with one hash.
+    WorkloadId hash_prev = kInvalidId<WorkloadId>;
+    WorkloadId hash_next = kInvalidId<WorkloadId>;
+  };
+  struct CqQueue {
+    std::vector<HeapNode> heap;
+    std::vector<WorkloadId> inadmissible;
+    std::unordered_map<uint64_t, WorkloadId> hash_heads;  // heap members by hash
+    std::unordered_set<uint64_t> recorded_hashes;         // §9.6 hashToBulkMoveReason
+    uint32_t inflight = 0;
+    WorkloadId preemptor = kInvalidId<WorkloadId>;
+    bool preemptor_sticky = false;
+    bool requeued_since_pop = false;  // Kueue: queueInadmissibleCycle >= popCycle
+    int64_t last_pop_cycle = -1;
+    int64_t last_requeue_cycle = -1;
+  };
+
+  Entry& EnsureEntry(WorkloadId id);
+  CqQueue& EnsureCq(CqId cq);
+  const CqQueue* FindCq(CqId cq) const;
+  bool IsBestEffort(CqId cq) const;
+  bool BackoffExpired(const Entry& e, TimeMicros now) const { return now >= e.backoff_until; }
+  void LoadKeys(WorkloadId id, Entry& e);
+  std::string OrphanKey(const Workload& w) const;
+
+  // Heap primitives (REQUIRES: entries of the heap's members are up to date).
+  bool Before(const HeapNode& a, const HeapNode& b, WorkloadId sticky) const;
+  WorkloadId Sticky(const CqQueue& q) const {
+    return q.preemptor_sticky ? q.preemptor : kInvalidId<WorkloadId>;
+  }
+  void SiftUp(CqQueue& q, uint32_t i);
+  void SiftDown(CqQueue& q, uint32_t i);
+  void Fix(CqQueue& q, uint32_t i);
+  void HeapPush(CqId cq, WorkloadId id);
+  void HeapErase(CqQueue& q, WorkloadId id);
+  void HashLink(CqQueue& q, WorkloadId id);
+  void HashUnlink(CqQueue& q, WorkloadId id);
+
+  void InadmissibleInsert(CqId cq, WorkloadId id);
+  void InadmissibleErase(CqQueue& q, WorkloadId id);
+  // Moves every heap member of `cq` with `hash` to the inadmissible set.
+  void BulkMoveHash(CqId cq, uint64_t hash);
+  void RequeueOne(CqId cq, TimeMicros now, int64_t cycle);
+  void ClearPreemptor(CqQueue& q);
+  const std::vector<CqId>& CqsByName();
+
+  const Cluster& cluster_;
+  WorkloadStore& store_;
+  std::vector<Entry> entries_;                                        // by WorkloadId
+  std::vector<CqQueue> cqs_;                                          // by CqId
+  std::map<std::string, std::set<WorkloadId>, std::less<>> orphans_;  // by "ns/localQueue"
+  std::unordered_map<WorkloadId, std::string> orphan_keys_;           // orphan -> its key
+  size_t active_count_ = 0;
+  NamespaceFilter namespace_filter_;
+  std::vector<CqId> cqs_by_name_;  // cache; rebuilt when the number of CQs changes
+  std::vector<WorkloadId> scratch_;
+};
+
+}  // namespace engine

@@ -1,0 +1,396 @@
+#include "engine/scheduler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/label_selector.h"
+
+namespace engine {
+
+const char* ToString(EntryOutcome outcome) {
+  switch (outcome) {
+    case EntryOutcome::kAdmitted:
+      return "Admitted";
+    case EntryOutcome::kPreempting:
+      return "Preempting";
+    case EntryOutcome::kSkipped:
+      return "Skipped";
+    case EntryOutcome::kInadmissible:
+      return "Inadmissible";
+    case EntryOutcome::kNotNominated:
+      return "NotNominated";
+  }
+  return "?";
+}
+
+namespace {
+
+bool Contains(const std::vector<WorkloadId>& ids, WorkloadId id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// Flavors an assignment uses, by name, for admission-check `onFlavors` matching.
+bool UsesAnyFlavor(const Cluster& cluster, const Assignment& a,
+                   const std::vector<std::string>& flavors) {
+  if (flavors.empty()) {
+    return true;
+  }
+  for (const PodSetAssignment& ps : a.pod_sets) {
+    for (const FlavorChoice& c : ps.flavors) {
+      if (std::find(flavors.begin(), flavors.end(), cluster.Name(c.flavor)) != flavors.end()) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queues,
+                     SchedulerOptions options)
+    : cluster_(cluster), store_(store), queues_(queues), options_(options) {}
+
+void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
+  for (const NamespaceSpec& ns : namespaces) {
+    namespace_labels_[ns.name] = ns.labels;
+    namespace_labels_[ns.name]["kubernetes.io/metadata.name"] = ns.name;
+  }
+}
+
+bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
+  const std::string& ns = w.spec->name_space;
+  auto it = namespace_labels_.find(ns);
+  std::map<std::string, std::string> implicit = {{"kubernetes.io/metadata.name", ns}};
+  return Matches(cluster_.Spec(cq).namespace_selector,
+                 it == namespace_labels_.end() ? implicit : it->second);
+}
+
+bool Scheduler::ScanStateOutdated(const Workload& w) const {
+  const FlavorScanState& s = w.scan;
+  if (!s.valid) {
+    return true;
+  }
+  const ResourceTree& tree = cluster_.tree();
+  NodeId node = cluster_.ClusterQueueNode(w.cluster_queue);
+  bool old_enough = !options_.preserve_scan_progress || cycle_ - s.scheduling_cycle >= 2;
+  if (!old_enough) {
+    return false;
+  }
+  if (tree.Generation(node) > s.cluster_queue_generation) {
+    return true;
+  }
+  if (options_.cohort_generation_resets_scan) {
+    size_t i = 0;
+    for (NodeId n = tree.Parent(node); IsValid(n); n = tree.Parent(n), ++i) {
+      if (i >= s.cohort_generations.size() || tree.Generation(n) > s.cohort_generations[i]) {
+        return true;
+      }
+    }
+    if (i != s.cohort_generations.size()) {
+      return true;  // the CQ moved in the tree
+    }
+  }
+  return false;
+}
+
+void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry, Preemptor& preemptor,
+                                    const FlavorScanState* resume) {
+  std::vector<int64_t> delta;
+  int64_t total = 0;
+  for (const PodSetRequest& ps : w.pod_sets) {
+    int64_t d = ps.min_count ? std::max<int64_t>(0, ps.count - *ps.min_count) : 0;
+    delta.push_back(d);
+    total += d;
+  }
+  if (total == 0) {
+    return;
+  }
+  AssignRequest req;
+  req.workload = &w;
+  req.cq = entry.cq;
+  req.cluster = &cluster_;
+  req.tree = &cluster_.tree();
+  req.resume = resume;
+  req.quota_check = options_.quota_check;
+  req.scheduling_cycle = cycle_;
+  // Go's sort.Search over k in [0, total]: the smallest reduction that admits (§6.8).
+  int64_t lo = 0;
+  int64_t hi = total + 1;
+  int64_t last_ok = -1;
+  Assignment best;
+  std::vector<PreemptionTarget> best_targets;
+  while (lo < hi) {
+    int64_t h = lo + (hi - lo) / 2;
+    std::vector<int32_t> counts;
+    for (size_t i = 0; i < w.pod_sets.size(); ++i) {
+      counts.push_back(static_cast<int32_t>(w.pod_sets[i].count - delta[i] * h / total));
+    }
+    req.counts = counts;
+    Assignment a = AssignFlavors(req, &preemptor);
+    bool ok = a.Mode() == AssignmentMode::kFit;
+    std::vector<PreemptionTarget> targets;
+    if (!ok && a.Mode() == AssignmentMode::kPreempt) {
+      targets = preemptor.GetTargets(w, entry.cq, a);
+      ok = !targets.empty();
+    }
+    if (ok) {
+      hi = h;
+      last_ok = h;
+      best = std::move(a);
+      best_targets = std::move(targets);
+    } else {
+      lo = h + 1;
+    }
+  }
+  if (last_ok >= 0 && lo == last_ok) {
+    entry.assignment = std::move(best);
+    entry.targets = std::move(best_targets);
+    entry.partial = true;
+  }
+}
+
+CycleEntry Scheduler::Nominate(WorkloadId id, TimeMicros now, Preemptor& preemptor) {
+  (void)now;
+  const Workload& w = store_.Get(id);
+  CycleEntry entry;
+  entry.workload = id;
+  entry.cq = w.cluster_queue;
+  for (const AdmissionCheckStateSpec& check : w.spec->admission_checks) {
+    if (check.state == CheckState::kRetry || check.state == CheckState::kRejected) {
+      entry.outcome = EntryOutcome::kNotNominated;
+      entry.reason = RequeueReason::kGeneric;
+      entry.message = fmt::format("The workload has failed admission checks");
+      return entry;
+    }
+  }
+  if (!NamespaceMatches(w, w.cluster_queue)) {
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = RequeueReason::kNamespaceMismatch;
+    entry.message = "Workload namespace doesn't match ClusterQueue selector";
+    return entry;
+  }
+  const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan;
+  AssignRequest req;
+  req.workload = &w;
+  req.cq = w.cluster_queue;
+  req.cluster = &cluster_;
+  req.tree = &cluster_.tree();
+  req.resume = resume;
+  req.quota_check = options_.quota_check;
+  req.scheduling_cycle = cycle_;
+  entry.assignment = AssignFlavors(req, &preemptor);
+  if (entry.assignment.Mode() == AssignmentMode::kPreempt) {
+    entry.targets = preemptor.GetTargets(w, w.cluster_queue, entry.assignment);
+  }
+  bool admissible =
+      entry.assignment.Mode() == AssignmentMode::kFit
+      || (entry.assignment.Mode() == AssignmentMode::kPreempt && !entry.targets.empty());
+  if (!admissible) {
+    TryPartialAdmission(w, entry, preemptor, resume);
+  }
+  entry.message = entry.assignment.Message();
+  return entry;
+}
+
+bool Scheduler::FitsAfterVictims(const CycleEntry& entry, const std::vector<WorkloadId>& victims) {
+  ResourceTree& tree = cluster_.mutable_tree();
+  ResourceTree::GenerationFreeze freeze(tree);
+  for (WorkloadId v : victims) {
+    const Workload& victim = store_.Get(v);
+    tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  NodeId node = cluster_.ClusterQueueNode(entry.cq);
+  bool fits = true;
+  for (const SlotAmount& u : entry.assignment.usage) {
+    if (u.amount > tree.Available(node, u.slot)) {
+      fits = false;
+      break;
+    }
+  }
+  for (WorkloadId v : victims) {
+    const Workload& victim = store_.Get(v);
+    tree.AddUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  return fits;
+}
+
+void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
+  std::vector<AdmittedPodSet> admitted;
+  for (const PodSetAssignment& ps : entry.assignment.pod_sets) {
+    AdmittedPodSet& ap = admitted.emplace_back();
+    ap.name = ps.name;
+    ap.count = ps.count;
+    for (const FlavorChoice& c : ps.flavors) {
+      ap.flavors.emplace_back(c.resource, c.flavor);
+    }
+  }
+  store_.Reserve(entry.workload, entry.cq, std::move(admitted), entry.assignment.usage, now);
+  entry.outcome = EntryOutcome::kAdmitted;
+  for (const AdmissionCheckRule& rule : cluster_.Spec(entry.cq).admission_checks) {
+    if (UsesAnyFlavor(cluster_, entry.assignment, rule.on_flavors)) {
+      entry.checks_pending = true;
+    }
+  }
+  store_.Get(entry.workload).scan = FlavorScanState{};
+  queues_.Remove(entry.workload);
+}
+
+CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
+  Preemptor preemptor(cluster_, cluster_.mutable_tree(), store_, now);
+  return Nominate(id, now, preemptor);
+}
+
+CycleResult Scheduler::RunCycle(TimeMicros now) {
+  ++cycle_;
+  CycleResult result;
+  result.cycle = cycle_;
+  ResourceTree& tree = cluster_.mutable_tree();
+  Preemptor preemptor(cluster_, tree, store_, now);
+
+  // 1-2. Heads, nominated against the same state.
+  std::vector<CycleEntry> entries;
+  for (WorkloadId id : queues_.PopHeads(cycle_)) {
+    if (store_.Get(id).quota_reserved) {
+      continue;  // already in the cache: dropped silently
+    }
+    entries.push_back(Nominate(id, now, preemptor));
+  }
+
+  // 3. Global order: borrowing level, priority, queue-order timestamp; then (unspecified in
+  // Kueue) ClusterQueue name and uid.
+  std::sort(entries.begin(), entries.end(), [&](const CycleEntry& a, const CycleEntry& b) {
+    const Workload& wa = store_.Get(a.workload);
+    const Workload& wb = store_.Get(b.workload);
+    if (a.assignment.borrowing != b.assignment.borrowing) {
+      return a.assignment.borrowing < b.assignment.borrowing;
+    }
+    if (wa.priority != wb.priority) {
+      return wa.priority > wb.priority;
+    }
+    if (wa.queue_order_time != wb.queue_order_time) {
+      return wa.queue_order_time < wb.queue_order_time;
+    }
+    if (a.cq != b.cq) {
+      return cluster_.Name(a.cq) < cluster_.Name(b.cq);
+    }
+    return wa.uid < wb.uid;
+  });
+
+  // 4. Process.
+  std::vector<WorkloadId> claimed;  // targets claimed earlier in this cycle
+  std::vector<std::pair<NodeId, std::vector<SlotAmount>>> temporary;  // undone at cycle end
+  for (CycleEntry& entry : entries) {
+    if (entry.outcome == EntryOutcome::kNotNominated) {
+      continue;
+    }
+    const Workload& w = store_.Get(entry.workload);
+    const ClusterQueueSpec& cq_spec = cluster_.Spec(entry.cq);
+    NodeId node = cluster_.ClusterQueueNode(entry.cq);
+    AssignmentMode mode = entry.assignment.Mode();
+    if (mode == AssignmentMode::kNoFit) {
+      entry.outcome = EntryOutcome::kInadmissible;
+      entry.reason = RequeueReason::kNoFit;
+      continue;
+    }
+    if (mode == AssignmentMode::kPreempt && entry.targets.empty()) {
+      entry.outcome = EntryOutcome::kInadmissible;
+      entry.reason = RequeueReason::kPreemptionNoCandidates;
+      if (cq_spec.preemption.reclaim_within_cohort != PreemptionPolicy::kAny) {
+        // Hold back the capacity this preemptor waits for (§5.5 step 3).
+        std::vector<SlotAmount> reserve;
+        for (const SlotAmount& u : entry.assignment.usage) {
+          Quantity nominal = tree.Nominal(node, u.slot);
+          Quantity used = tree.Usage(node, u.slot);
+          Quantity amount;
+          if (entry.assignment.borrowing > 0) {
+            Quantity limit = tree.BorrowingLimit(node, u.slot);
+            amount = limit.IsUnlimited() ? u.amount : Min(u.amount, nominal + limit - used);
+          } else {
+            amount = ClampNonNegative(Min(u.amount, nominal - used));
+          }
+          if (amount > Quantity::Zero()) {
+            reserve.push_back({u.slot, amount});
+          }
+        }
+        tree.AddUsage(node, reserve);
+        temporary.emplace_back(node, std::move(reserve));
+      }
+      continue;
+    }
+    bool overlapping =
+        std::any_of(entry.targets.begin(), entry.targets.end(),
+                    [&](const PreemptionTarget& t) { return Contains(claimed, t.workload); });
+    if (overlapping) {
+      entry.outcome = EntryOutcome::kSkipped;
+      entry.reason = RequeueReason::kFailedAfterNomination;
+      entry.message = "Workload has overlapping preemption targets with another workload";
+      continue;
+    }
+    std::vector<WorkloadId> victims = claimed;
+    for (const PreemptionTarget& t : entry.targets) {
+      victims.push_back(t.workload);
+    }
+    if (!FitsAfterVictims(entry, victims)) {
+      entry.outcome = EntryOutcome::kSkipped;
+      entry.reason = RequeueReason::kFailedAfterNomination;
+      entry.message = "Workload no longer fits after processing another workload";
+      continue;
+    }
+    if (mode == AssignmentMode::kPreempt) {
+      for (const PreemptionTarget& t : entry.targets) {
+        claimed.push_back(t.workload);
+        result.evictions.push_back({t.workload, entry.workload, t.reason});
+      }
+      // The preemptor's usage counts for the rest of the cycle (not in the cache).
+      tree.AddUsage(node, entry.assignment.usage);
+      temporary.emplace_back(node, entry.assignment.usage);
+      entry.outcome = EntryOutcome::kPreempting;
+      entry.reason = RequeueReason::kPendingPreemption;
+      entry.message = fmt::format("Pending the preemption of {} workload(s)", entry.targets.size());
+      queues_.SetPreemptor(entry.cq, entry.workload);
+      result.changed = true;
+      continue;
+    }
+    Admit(entry, now);
+    (void)w;
+    result.changed = true;
+  }
+
+  // 5. Undo the cycle-only charges, release the victims (their pods have stopped) and requeue.
+  {
+    ResourceTree::GenerationFreeze freeze(tree);
+    for (auto& [node, usage] : temporary) {
+      tree.RemoveUsage(node, usage);
+    }
+  }
+  std::vector<CqId> freed;
+  for (const Eviction& e : result.evictions) {
+    Workload& victim = store_.Get(e.victim);
+    CqId cq = victim.cluster_queue;
+    store_.Release(e.victim);
+    queues_.Push(e.victim);
+    freed.push_back(cq);
+  }
+  for (CycleEntry& entry : entries) {
+    if (entry.outcome == EntryOutcome::kAdmitted) {
+      continue;
+    }
+    Workload& w = store_.Get(entry.workload);
+    bool clear_scan =
+        entry.outcome == EntryOutcome::kPreempting
+        || (entry.outcome == EntryOutcome::kSkipped && !options_.preserve_scan_progress);
+    w.scan = clear_scan ? FlavorScanState{} : entry.assignment.last_state;
+    queues_.Requeue(entry.workload, entry.reason, now, cycle_);
+  }
+  // Freed capacity moves the inadmissible workloads of those trees back (at a fixed instant the
+  // 1 s batch delay of Kueue collapses to "after this cycle").
+  for (CqId cq : freed) {
+    queues_.QueueInadmissible(cq, now, cycle_);
+  }
+  result.entries = std::move(entries);
+  return result;
+}
+
+}  // namespace engine

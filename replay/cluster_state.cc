@@ -1,0 +1,81 @@
+#include "replay/cluster_state.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace replay {
+namespace {
+
+engine::TimeMicros LatestTimestamp(const engine::ClusterSpec& spec) {
+  engine::TimeMicros latest = 0;
+  for (const engine::WorkloadSpec& w : spec.workloads) {
+    latest = std::max(latest, w.creation_time);
+    for (const engine::ConditionSpec& c : w.conditions) {
+      latest = std::max(latest, c.last_transition);
+    }
+  }
+  return latest;
+}
+
+bool IsFinished(const engine::WorkloadSpec& w) {
+  const engine::ConditionSpec* finished = w.Condition("Finished");
+  return finished != nullptr && finished->status;
+}
+
+}  // namespace
+
+ClusterState BuildClusterState(const ClusterStateOptions& options) {
+  ClusterState state;
+  state.load = LoadManifestFiles(options.files);
+  if (!state.load.ok()) {
+    return state;
+  }
+  const engine::ClusterSpec& spec = state.load.spec;
+  state.now = options.now.value_or(LatestTimestamp(spec));
+  state.cluster = std::make_unique<engine::Cluster>();
+  state.cluster->Apply(spec);
+  state.store = std::make_unique<engine::WorkloadStore>(*state.cluster);
+  state.queues = std::make_unique<engine::QueueManager>(*state.cluster, *state.store);
+  state.scheduler = std::make_unique<engine::Scheduler>(*state.cluster, *state.store, *state.queues,
+                                                        options.scheduler);
+  state.scheduler->SetNamespaces(spec.namespaces);
+  // Deterministic ingest order, whatever the order of objects in the files: by namespace/name.
+  std::vector<const engine::WorkloadSpec*> order;
+  for (const engine::WorkloadSpec& w : spec.workloads) {
+    order.push_back(&w);
+  }
+  std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return std::tie(a->name_space, a->name) < std::tie(b->name_space, b->name);
+  });
+  std::vector<engine::WorkloadId> pending;
+  for (const engine::WorkloadSpec* w : order) {
+    bool finished = IsFinished(*w);
+    bool reserved = w->admission.has_value() && w->active && !finished;
+    engine::WorkloadSpec copy = *w;
+    if (!reserved) {
+      copy.admission.reset();  // not charged (§2.6): inactive or finished
+    }
+    engine::StatusOr<engine::WorkloadId> id = state.store->Add(std::move(copy));
+    if (!id.ok()) {
+      state.workload_errors.push_back(
+          fmt::format("{}: {}", engine::ToString(w->source), id.status().message()));
+      continue;
+    }
+    if (reserved) {
+      ++state.workloads_reserved;
+    } else if (!w->active || finished) {
+      ++state.workloads_ignored;
+    } else {
+      pending.push_back(*id);
+    }
+  }
+  state.cluster->Refresh();
+  for (engine::WorkloadId id : pending) {
+    state.queues->Push(id);
+    ++state.workloads_queued;
+  }
+  return state;
+}
+
+}  // namespace replay

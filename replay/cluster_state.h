@@ -1,0 +1,47 @@
+// File: replay/cluster_state.h
+//
+// The engine state `tally schedule` and `tally explain` work on: manifests loaded and validated,
+// the cluster built, every Workload ingested (those with status.admission charged to their
+// ClusterQueue, the others queued), at one instant `now` (the latest timestamp in the input unless
+// given).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/cluster.h"
+#include "engine/queue_manager.h"
+#include "engine/scheduler.h"
+#include "engine/workload_store.h"
+#include "replay/manifest_loader.h"
+
+namespace replay {
+
+struct ClusterStateOptions {
+  std::vector<std::string> files;
+  std::optional<engine::TimeMicros> now;
+  engine::SchedulerOptions scheduler;
+};
+
+struct ClusterState {
+  LoadResult load;
+  std::unique_ptr<engine::Cluster> cluster;
+  std::unique_ptr<engine::WorkloadStore> store;
+  std::unique_ptr<engine::QueueManager> queues;
+  std::unique_ptr<engine::Scheduler> scheduler;
+  // Workloads rejected at ingest ("file:line: Workload ns/name: message").
+  std::vector<std::string> workload_errors;
+  int workloads_reserved = 0;
+  int workloads_queued = 0;
+  int workloads_ignored = 0;  // finished or inactive: neither charged nor queued
+  engine::TimeMicros now = 0;
+
+  bool ok() const { return load.ok() && workload_errors.empty(); }
+};
+
+// Loads and builds. On manifest errors the engine parts stay null; check ok().
+ClusterState BuildClusterState(const ClusterStateOptions& options);
+
+}  // namespace replay

@@ -1,0 +1,837 @@
+// The queue manager against kueue-semantics.md §5.1 (heap order), §5.2 (heads, requeue,
+// inadmissible-requeue), §9.1 (backoff) and §9.6 (scheduling equivalence hashing), plus a
+// randomized comparison of the heap against a sorted reference.
+#include "engine/queue_manager.h"
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/cluster.h"
+#include "engine/scheduling_hash.h"
+#include "engine/workload_store.h"
+
+namespace engine {
+namespace {
+
+using L = QueueLocation;
+using R = RequeueReason;
+
+constexpr QueueingStrategy kBestEffort = QueueingStrategy::kBestEffortFifo;
+constexpr QueueingStrategy kStrict = QueueingStrategy::kStrictFifo;
+constexpr TimeMicros kSecond = 1'000'000;
+constexpr TimeMicros kNow = 1'000 * kSecond;
+
+DecimalQuantity Dec(const char* text) {
+  return ParseDecimalQuantity(text).value();
+}
+
+ResourceFlavorSpec Flavor(const std::string& name) {
+  ResourceFlavorSpec f;
+  f.name = name;
+  return f;
+}
+
+LocalQueueSpec LocalQueue(const std::string& name, const std::string& cq,
+                          const std::string& name_space = "default") {
+  LocalQueueSpec lq;
+  lq.name_space = name_space;
+  lq.name = name;
+  lq.cluster_queue = cq;
+  return lq;
+}
+
+ContainerResources Container(const char* cpu) {
+  ContainerResources c;
+  c.requests = {{"cpu", Dec(cpu)}};
+  return c;
+}
+
+// Workload options, set fluently: O().Prio(2).At(5).
+struct O {
+  int32_t priority = 0;
+  TimeMicros created = 1;
+  const char* cpu = "1";
+  std::string uid;
+  std::optional<TimeMicros> requeue_at;
+  bool requeued_false = false;
+  std::string queue;  // LocalQueue name; default "lq-<cq>"
+
+  O& Prio(int32_t v) {
+    priority = v;
+    return *this;
+  }
+  O& At(TimeMicros v) {
+    created = v;
+    return *this;
+  }
+  O& Cpu(const char* v) {
+    cpu = v;
+    return *this;
+  }
+  O& Uid(std::string v) {
+    uid = std::move(v);
+    return *this;
+  }
+  O& RequeueAt(TimeMicros v) {
+    requeue_at = v;
+    return *this;
+  }
+  O& RequeuedFalse() {
+    requeued_false = true;
+    return *this;
+  }
+  O& Queue(std::string v) {
+    queue = std::move(v);
+    return *this;
+  }
+};
+
+class QueueManagerTest : public ::testing::Test {
+ protected:
+  QueueManagerTest() { spec_.flavors.push_back(Flavor("default")); }
+
+  void Cohort(const std::string& name, const std::string& parent = "") {
+    CohortSpec cohort;
+    cohort.name = name;
+    cohort.parent = parent;
+    spec_.cohorts.push_back(cohort);
+  }
+  void Cq(const std::string& name, const std::string& cohort = "",
+          QueueingStrategy strategy = kBestEffort, StopPolicy stop = StopPolicy::kNone,
+          const std::string& flavor = "default") {
+    ClusterQueueSpec cq;
+    cq.name = name;
+    cq.cohort = cohort;
+    cq.queueing_strategy = strategy;
+    cq.stop_policy = stop;
+    ResourceQuotaSpec quota;
+    quota.resource = "cpu";
+    quota.nominal = Quantity(10'000);
+    FlavorQuotasSpec flavor_quotas;
+    flavor_quotas.flavor = flavor;
+    flavor_quotas.resources.push_back(quota);
+    ResourceGroupSpec group;
+    group.covered_resources = {"cpu"};
+    group.flavors.push_back(flavor_quotas);
+    cq.resource_groups.push_back(group);
+    spec_.cluster_queues.push_back(cq);
+    spec_.local_queues.push_back(LocalQueue("lq-" + name, name));
+  }
+  void Build() {
+    cluster_.Apply(spec_);
+    store_ = std::make_unique<WorkloadStore>(cluster_);
+    queues_ = std::make_unique<QueueManager>(cluster_, *store_);
+  }
+
+  WorkloadSpec Spec(const std::string& name, const std::string& cq, const O& o) {
+    WorkloadSpec w;
+    w.name_space = "default";
+    w.name = name;
+    w.uid = o.uid.empty() ? name : o.uid;
+    w.creation_time = o.created;
+    w.queue_name = o.queue.empty() ? "lq-" + cq : o.queue;
+    w.priority = o.priority;
+    w.requeue_at = o.requeue_at;
+    if (o.requeued_false) {
+      ConditionSpec requeued;
+      requeued.type = "Requeued";
+      requeued.status = false;
+      requeued.reason = "Deactivated";
+      w.conditions.push_back(requeued);
+    }
+    PodSetSpec ps;
+    ps.resources.containers.push_back(Container(o.cpu));
+    w.pod_sets.push_back(ps);
+    return w;
+  }
+  WorkloadId Add(const std::string& name, const std::string& cq, const O& o = O()) {
+    StatusOr<WorkloadId> id = store_->Add(Spec(name, cq, o));
+    EXPECT_TRUE(id.ok()) << id.status().ToString();
+    return *id;
+  }
+  // Adds and pushes at kNow.
+  WorkloadId Push(const std::string& name, const std::string& cq, const O& o = O()) {
+    WorkloadId id = Add(name, cq, o);
+    queues_->Push(id, kNow);
+    return id;
+  }
+  CqId Id(const std::string& cq) const { return *cluster_.FindClusterQueue(cq); }
+  std::vector<std::string> Names(const std::vector<WorkloadId>& ids) const {
+    std::vector<std::string> out;
+    for (WorkloadId id : ids) {
+      out.push_back(store_->Get(id).spec->name);
+    }
+    return out;
+  }
+  std::vector<std::string> Active(const std::string& cq) const {
+    return Names(queues_->PendingActive(Id(cq)));
+  }
+  std::vector<std::string> Inadmissible(const std::string& cq) const {
+    return Names(queues_->PendingInadmissible(Id(cq)));
+  }
+  // Pops all heads and returns the one of `cq`.
+  WorkloadId PopOne(const std::string& cq) {
+    std::vector<WorkloadId> heads = queues_->PopHeads(++cycle_);
+    for (WorkloadId h : heads) {
+      if (store_->Get(h).cluster_queue == Id(cq)) {
+        return h;
+      }
+    }
+    ADD_FAILURE() << "no head for " << cq;
+    return kInvalidId<WorkloadId>;
+  }
+
+  ClusterSpec spec_;
+  Cluster cluster_;
+  std::unique_ptr<WorkloadStore> store_;
+  std::unique_ptr<QueueManager> queues_;
+  int64_t cycle_ = 0;
+};
+
+using V = std::vector<std::string>;
+
+// --- §5.1 heap order, one key at a time --------------------------------------------------------
+
+TEST_F(QueueManagerTest, HigherPriorityFirst) {
+  Cq("cq");
+  Build();
+  Push("low-old", "cq", O().Prio(1).At(1));
+  Push("high-new", "cq", O().Prio(5).At(9));
+  EXPECT_EQ(Active("cq"), (V{"high-new", "low-old"}));
+  EXPECT_EQ(Names(queues_->PopHeads(1)), V{"high-new"});
+}
+
+TEST_F(QueueManagerTest, EarlierQueueOrderTimeFirstAtEqualPriority) {
+  Cq("cq");
+  Build();
+  Push("new", "cq", O().At(9).Uid("a"));
+  Push("old", "cq", O().At(1).Uid("z"));
+  EXPECT_EQ(Active("cq"), (V{"old", "new"}));
+  EXPECT_EQ(Names(queues_->PopHeads(1)), V{"old"});
+}
+
+TEST_F(QueueManagerTest, QueueOrderTimeNotCreationTimeIsTheKey) {
+  Cq("cq");
+  Build();
+  WorkloadId evicted = Add("evicted", "cq", O().At(1));
+  WorkloadId fresh = Add("fresh", "cq", O().At(5));
+  store_->Get(evicted).queue_order_time = 10;  // e.g. Evicted=True, PodsReadyTimeout at t=10
+  queues_->Push(evicted, kNow);
+  queues_->Push(fresh, kNow);
+  EXPECT_EQ(Active("cq"), (V{"fresh", "evicted"}));
+}
+
+TEST_F(QueueManagerTest, SmallerUidBreaksTies) {
+  Cq("cq");
+  Build();
+  Push("first-pushed", "cq", O().Uid("uid-b"));
+  Push("second-pushed", "cq", O().Uid("uid-a"));
+  EXPECT_EQ(Active("cq"), (V{"second-pushed", "first-pushed"}));
+  EXPECT_EQ(Names(queues_->PopHeads(1)), V{"second-pushed"});
+}
+
+TEST_F(QueueManagerTest, QueueOrderLessFreeFunction) {
+  Cq("cq");
+  Build();
+  const Workload& hi = store_->Get(Add("hi", "cq", O().Prio(2).At(5).Uid("z")));
+  const Workload& lo = store_->Get(Add("lo", "cq", O().Prio(1).At(1).Uid("a")));
+  const Workload& lo_late = store_->Get(Add("lo-late", "cq", O().Prio(1).At(2)));
+  const Workload& lo_b = store_->Get(Add("lo-b", "cq", O().Prio(1).At(1).Uid("b")));
+  EXPECT_TRUE(QueueOrderLess(hi, lo));
+  EXPECT_FALSE(QueueOrderLess(lo, hi));
+  EXPECT_TRUE(QueueOrderLess(lo, lo_late));
+  EXPECT_TRUE(QueueOrderLess(lo, lo_b));
+  EXPECT_FALSE(QueueOrderLess(lo, lo));
+}
+
+TEST_F(QueueManagerTest, StickyPreemptorFirstInBestEffortFifo) {
+  Cq("cq");
+  Build();
+  Push("high", "cq", O().Prio(9));
+  WorkloadId low = Push("low", "cq", O().Prio(1));
+  queues_->SetPreemptor(Id("cq"), low);
+  EXPECT_EQ(Active("cq"), (V{"low", "high"}));
+  EXPECT_EQ(Names(queues_->PopHeads(1)), V{"low"});
+}
+
+TEST_F(QueueManagerTest, PreemptorIsNotStickyInStrictFifo) {
+  Cq("cq", "", kStrict);
+  Build();
+  Push("high", "cq", O().Prio(9));
+  WorkloadId low = Push("low", "cq", O().Prio(1));
+  queues_->SetPreemptor(Id("cq"), low);
+  EXPECT_EQ(queues_->Preemptor(Id("cq")), low);
+  EXPECT_EQ(Active("cq"), (V{"high", "low"}));
+}
+
+TEST_F(QueueManagerTest, PendingPreemptionRequeueMakesStickyAndOtherReasonClears) {
+  Cq("cq");
+  Build();
+  WorkloadId p = Push("preemptor", "cq", O().Prio(5));
+  PopOne("cq");
+  Push("higher", "cq", O().Prio(9));
+  queues_->Requeue(p, R::kPendingPreemption, kNow, cycle_);
+  EXPECT_EQ(queues_->Preemptor(Id("cq")), p);
+  EXPECT_EQ(Active("cq"), (V{"preemptor", "higher"}));
+  // Next cycle it is the head again; this time it fails after nomination: no longer preemptor.
+  EXPECT_EQ(PopOne("cq"), p);
+  queues_->Requeue(p, R::kFailedAfterNomination, kNow, cycle_);
+  EXPECT_EQ(queues_->Preemptor(Id("cq")), std::nullopt);
+  EXPECT_EQ(Active("cq"), (V{"higher", "preemptor"}));
+}
+
+TEST_F(QueueManagerTest, NewPreemptorReplacesOldAndRemoveClears) {
+  Cq("cq");
+  Build();
+  Push("high", "cq", O().Prio(9));
+  WorkloadId a = Push("a", "cq", O().Prio(1).At(1));
+  WorkloadId b = Push("b", "cq", O().Prio(1).At(2));
+  queues_->SetPreemptor(Id("cq"), a);
+  EXPECT_EQ(Active("cq"), (V{"a", "high", "b"}));
+  queues_->SetPreemptor(Id("cq"), b);
+  EXPECT_EQ(Active("cq"), (V{"b", "high", "a"}));
+  EXPECT_EQ(Names(queues_->PopHeads(1)), V{"b"});
+  queues_->Remove(b);
+  EXPECT_EQ(queues_->Preemptor(Id("cq")), std::nullopt);
+  queues_->Push(b, kNow);
+  EXPECT_EQ(Active("cq"), (V{"high", "a", "b"}));
+}
+
+// --- §5.2 heads ----------------------------------------------------------------------------
+
+TEST_F(QueueManagerTest, PopHeadsOneHeadPerCqInNameOrder) {
+  Cq("zeta");
+  Cq("alpha");
+  Cq("mid");
+  Cq("empty");
+  Build();
+  Push("z1", "zeta");
+  Push("z2", "zeta");
+  Push("a1", "alpha");
+  Push("m1", "mid");
+  EXPECT_EQ(Names(queues_->PopHeads(7)), (V{"a1", "m1", "z1"}));
+  EXPECT_EQ(queues_->LastPopCycle(Id("zeta")), 7);
+  EXPECT_EQ(queues_->LastPopCycle(Id("empty")), -1);
+  EXPECT_EQ(queues_->PendingCount(Id("zeta")), 2u);  // one in flight, one in the heap
+  EXPECT_EQ(Names(queues_->PopHeads(8)), V{"z2"});
+  EXPECT_FALSE(queues_->HasActive());
+  EXPECT_TRUE(queues_->PopHeads(9).empty());
+}
+
+TEST_F(QueueManagerTest, InactiveClusterQueuesAreNeverPopped) {
+  Cq("held", "", kBestEffort, StopPolicy::kHold);
+  Cq("drained", "", kBestEffort, StopPolicy::kHoldAndDrain);
+  Cq("no-flavor", "", kBestEffort, StopPolicy::kNone, "missing");
+  Cq("ok");
+  Build();
+  Push("h", "held");
+  Push("d", "drained");
+  Push("f", "no-flavor");
+  Push("o", "ok");
+  EXPECT_EQ(Names(queues_->PopHeads(1)), V{"o"});
+  EXPECT_TRUE(queues_->PopHeads(2).empty());
+  EXPECT_TRUE(queues_->HasActive());  // the heaps still hold them
+  EXPECT_EQ(Active("held"), V{"h"});
+}
+
+TEST_F(QueueManagerTest, StrictFifoBlocksOnItsHeadBestEffortMovesOn) {
+  Cq("strict", "", kStrict);
+  Cq("best", "", kBestEffort);
+  Build();
+  Push("s1", "strict", O().At(1).Cpu("1"));
+  Push("s2", "strict", O().At(2).Cpu("2"));
+  Push("b1", "best", O().At(1).Cpu("1"));
+  Push("b2", "best", O().At(2).Cpu("2"));
+  for (int i = 0; i < 3; ++i) {
+    std::vector<WorkloadId> heads = queues_->PopHeads(++cycle_);
+    ASSERT_FALSE(heads.empty());
+    for (WorkloadId h : heads) {
+      queues_->Requeue(h, R::kNoFit, kNow, cycle_);
+    }
+    EXPECT_EQ(Names(heads)[0], i < 2 ? (i == 0 ? "b1" : "b2") : "s1") << i;
+    EXPECT_EQ(Names(heads).back(), "s1") << i;
+  }
+  EXPECT_EQ(Inadmissible("best"), (V{"b1", "b2"}));
+  EXPECT_EQ(Active("strict"), (V{"s1", "s2"}));
+}
+
+// --- §5.2 requeue outcome per reason -------------------------------------------------------
+
+struct ReasonCase {
+  QueueingStrategy strategy;
+  RequeueReason reason;
+  QueueLocation expected;
+};
+
+class RequeueReasonTest : public QueueManagerTest,
+                          public ::testing::WithParamInterface<ReasonCase> {};
+
+TEST_P(RequeueReasonTest, ImmediateOrInadmissible) {
+  const ReasonCase& c = GetParam();
+  Cq("cq", "", c.strategy);
+  Build();
+  WorkloadId w = Push("w", "cq");
+  ASSERT_EQ(PopOne("cq"), w);
+  EXPECT_EQ(queues_->Location(w), L::kInflight);
+  queues_->Requeue(w, c.reason, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), c.expected) << ToString(c.strategy) << " " << ToString(c.reason);
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllReasons, RequeueReasonTest,
+    ::testing::Values(ReasonCase{kStrict, R::kGeneric, L::kActive},
+                      ReasonCase{kStrict, R::kNoFit, L::kActive},
+                      ReasonCase{kStrict, R::kPreemptionNoCandidates, L::kActive},
+                      ReasonCase{kStrict, R::kPreemptionGated, L::kActive},
+                      ReasonCase{kStrict, R::kNamespaceMismatch, L::kInadmissible},
+                      ReasonCase{kStrict, R::kFailedAfterNomination, L::kActive},
+                      ReasonCase{kStrict, R::kPendingPreemption, L::kActive},
+                      ReasonCase{kStrict, R::kPendingMigration, L::kActive},
+                      ReasonCase{kStrict, R::kPreemptionFailed, L::kActive},
+                      ReasonCase{kBestEffort, R::kGeneric, L::kInadmissible},
+                      ReasonCase{kBestEffort, R::kNoFit, L::kInadmissible},
+                      ReasonCase{kBestEffort, R::kPreemptionNoCandidates, L::kInadmissible},
+                      ReasonCase{kBestEffort, R::kPreemptionGated, L::kInadmissible},
+                      ReasonCase{kBestEffort, R::kNamespaceMismatch, L::kInadmissible},
+                      ReasonCase{kBestEffort, R::kFailedAfterNomination, L::kActive},
+                      ReasonCase{kBestEffort, R::kPendingPreemption, L::kActive},
+                      ReasonCase{kBestEffort, R::kPendingMigration, L::kActive},
+                      ReasonCase{kBestEffort, R::kPreemptionFailed, L::kActive}));
+
+TEST_F(QueueManagerTest, InadmissibleRequeueSinceLastPopMakesRequeueImmediate) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  PopOne("cq");
+  queues_->QueueInadmissible(Id("cq"), kNow, cycle_);  // e.g. a workload finished mid-cycle
+  EXPECT_EQ(queues_->LastInadmissibleRequeueCycle(Id("cq")), cycle_);
+  queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+  // Not again after the next pop: the inadmissible-requeue is now older than the pop.
+  PopOne("cq");
+  queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+}
+
+TEST_F(QueueManagerTest, InadmissibleRequeueBeforeThePopDoesNotCount) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  queues_->QueueInadmissible(Id("cq"), kNow, 1);
+  PopOne("cq");
+  queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+}
+
+TEST_F(QueueManagerTest, InadmissibleRequeueInAnotherTreeDoesNotCount) {
+  Cq("cq");
+  Cq("other");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  PopOne("cq");
+  queues_->QueueInadmissible(Id("other"), kNow, cycle_);
+  queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+}
+
+TEST_F(QueueManagerTest, PendingFlavorsForceImmediateRequeue) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  ResourceId cpu = *cluster_.FindResource("cpu");
+  store_->Get(w).scan.valid = true;
+  store_->Get(w).scan.last_tried = {{{cpu, 0}}};  // flavor 0 tried, more remain
+  PopOne("cq");
+  queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+  // A scan that reached the last flavor (-1) has nothing pending.
+  store_->Get(w).scan.last_tried = {{{cpu, -1}}};
+  PopOne("cq");
+  queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+}
+
+TEST_F(QueueManagerTest, RequeueOfRemovedWorkloadIsIgnoredAndInflightPushIsIgnored) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  PopOne("cq");
+  queues_->Push(w, kNow);  // an update while in flight: the Requeue decides
+  EXPECT_EQ(queues_->Location(w), L::kInflight);
+  EXPECT_FALSE(queues_->HasActive());
+  queues_->Remove(w);  // admitted
+  queues_->Requeue(w, R::kFailedAfterNomination, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kNone);
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 0u);
+}
+
+// --- §9.1 backoff --------------------------------------------------------------------------
+
+TEST_F(QueueManagerTest, BackoffKeepsPushedWorkloadOutOfTheHeap) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Add("w", "cq", O().RequeueAt(kNow + 60 * kSecond));
+  queues_->Push(w, kNow);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  EXPECT_TRUE(queues_->PopHeads(1).empty());
+  // An inadmissible-requeue before requeueAt leaves it; at requeueAt it moves.
+  queues_->QueueInadmissible(Id("cq"), kNow + 59 * kSecond, 2);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  queues_->QueueInadmissible(Id("cq"), kNow + 60 * kSecond, 3);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+}
+
+TEST_F(QueueManagerTest, BackoffExpiredOnPushAtRequeueAt) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Add("w", "cq", O().RequeueAt(kNow));
+  queues_->Push(w, kNow);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+}
+
+TEST_F(QueueManagerTest, BackoffOverridesImmediateRequeue) {
+  Cq("cq", "", kStrict);
+  Build();
+  WorkloadId w = Push("w", "cq");
+  PopOne("cq");
+  queues_->SetRequeueState(w, kNow + kSecond, false);
+  queues_->Requeue(w, R::kFailedAfterNomination, kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  // Backoff end: the workload controller pushes it again.
+  queues_->Push(w, kNow + kSecond);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+}
+
+TEST_F(QueueManagerTest, RequeuedFalseWithoutRequeueAtNeverExpires) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Add("w", "cq", O().RequeuedFalse());
+  queues_->Push(w, kNow);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  queues_->QueueInadmissible(Id("cq"), kNow + 1'000'000 * kSecond, 1);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  queues_->SetRequeueState(w, std::nullopt, false);  // reactivated: Requeued=True
+  queues_->Push(w, kNow);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+}
+
+// --- §9.6 scheduling equivalence hashing ---------------------------------------------------
+
+TEST_F(QueueManagerTest, IdenticalWorkloadsBehindNoFitHeadGoInadmissibleTogether) {
+  Cq("cq");
+  Build();
+  WorkloadId head = Push("head", "cq", O().At(1));
+  Push("twin1", "cq", O().At(2));
+  Push("other", "cq", O().At(3).Cpu("2"));
+  Push("twin2", "cq", O().At(4));
+  ASSERT_EQ(PopOne("cq"), head);
+  queues_->Requeue(head, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(Inadmissible("cq"), (V{"head", "twin1", "twin2"}));
+  EXPECT_EQ(Active("cq"), V{"other"});
+  EXPECT_TRUE(queues_->HashRecorded(Id("cq"), store_->Get(head).scheduling_hash));
+
+  // Later pushes of the hash go straight to the inadmissible set; other hashes do not.
+  WorkloadId late_twin = Push("late-twin", "cq", O().At(5));
+  WorkloadId late_other = Push("late-other", "cq", O().At(6).Cpu("3"));
+  EXPECT_EQ(queues_->Location(late_twin), L::kInadmissible);
+  EXPECT_EQ(queues_->Location(late_other), L::kActive);
+
+  // Until the next inadmissible-requeue, which also clears the record.
+  queues_->QueueInadmissible(Id("cq"), kNow, cycle_);
+  EXPECT_FALSE(queues_->HashRecorded(Id("cq"), store_->Get(head).scheduling_hash));
+  EXPECT_TRUE(queues_->PendingInadmissible(Id("cq")).empty());
+  WorkloadId after = Push("after", "cq", O().At(7));
+  EXPECT_EQ(queues_->Location(after), L::kActive);
+  EXPECT_EQ(Active("cq"),
+            (V{"head", "twin1", "other", "twin2", "late-twin", "late-other", "after"}));
+}
+
+TEST_F(QueueManagerTest, PreemptionNoCandidatesAlsoRecordsTheHash) {
+  Cq("cq");
+  Build();
+  WorkloadId head = Push("head", "cq", O().At(1));
+  Push("twin", "cq", O().At(2));
+  PopOne("cq");
+  queues_->Requeue(head, R::kPreemptionNoCandidates, kNow, cycle_);
+  EXPECT_EQ(Inadmissible("cq"), (V{"head", "twin"}));
+}
+
+TEST_F(QueueManagerTest, OtherInadmissibleReasonsDoNotRecordTheHash) {
+  for (RequeueReason reason : {R::kGeneric, R::kPreemptionGated, R::kNamespaceMismatch}) {
+    spec_ = ClusterSpec();
+    spec_.flavors.push_back(Flavor("default"));
+    cluster_ = Cluster();
+    Cq("cq");
+    Build();
+    WorkloadId head = Push("head", "cq", O().At(1));
+    Push("twin", "cq", O().At(2));
+    PopOne("cq");
+    queues_->Requeue(head, reason, kNow, cycle_);
+    EXPECT_EQ(Inadmissible("cq"), V{"head"}) << ToString(reason);
+    EXPECT_EQ(Active("cq"), V{"twin"}) << ToString(reason);
+  }
+}
+
+TEST_F(QueueManagerTest, StrictFifoNeverBulkMoves) {
+  Cq("cq", "", kStrict);
+  Build();
+  WorkloadId head = Push("head", "cq", O().At(1));
+  Push("twin", "cq", O().At(2));
+  // A StrictFIFO NoFit is parked only while the head is backing off; the twins stay queued.
+  PopOne("cq");
+  queues_->SetRequeueState(head, kNow + kSecond, false);
+  queues_->Requeue(head, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(Inadmissible("cq"), V{"head"});
+  EXPECT_EQ(Active("cq"), V{"twin"});
+  EXPECT_FALSE(queues_->HashRecorded(Id("cq"), store_->Get(head).scheduling_hash));
+}
+
+TEST_F(QueueManagerTest, HashRecordsArePerClusterQueue) {
+  Cq("a");
+  Cq("b");
+  Build();
+  WorkloadId head = Push("head", "a");
+  PopOne("a");
+  queues_->Requeue(head, R::kNoFit, kNow, cycle_);
+  WorkloadId twin_in_b = Push("twin-in-b", "b");
+  EXPECT_EQ(queues_->Location(twin_in_b), L::kActive);
+}
+
+TEST(SchedulingHashTest, EqualForEquivalentAndDifferentOtherwise) {
+  ClusterSpec spec;
+  spec.local_queues.push_back(LocalQueue("lq", "cq", "ns"));
+  Cluster cluster;
+  cluster.Apply(spec);
+  WorkloadStore store(cluster);
+  int n = 0;
+  auto hash = [&](auto mutate) {
+    WorkloadSpec w;
+    w.name_space = "ns";
+    w.name = "w" + std::to_string(n++);
+    w.queue_name = "lq";
+    w.priority = 3;
+    PodSetSpec ps;
+    ps.name = "main";
+    ps.count = 2;
+    ps.resources.containers.push_back(Container("1"));
+    w.pod_sets.push_back(ps);
+    mutate(w);
+    WorkloadId id = *store.Add(w);
+    return ComputeSchedulingHash(store.Get(id), cluster);
+  };
+  const uint64_t base = hash([](WorkloadSpec&) {});
+  EXPECT_NE(base, kSchedulingHashUnknown);
+  // Name, uid, creation time and queue do not matter.
+  EXPECT_EQ(base, hash([](WorkloadSpec& w) {
+              w.uid = "other";
+              w.creation_time = 99;
+            }));
+  // "1000m" is "1".
+  EXPECT_EQ(base, hash([](WorkloadSpec& w) {
+              w.pod_sets[0].resources.containers[0].requests = {{"cpu", Dec("1000m")}};
+            }));
+  // Every scheduling-relevant field does.
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.priority = 4; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].count = 3; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].name = "workers"; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].min_count = 1; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.reclaimable_pods["main"] = 1; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) {
+              w.pod_sets[0].resources.containers[0].requests = {{"cpu", Dec("2")}};
+            }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].node_selector["zone"] = "a"; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) {
+              NodeSelectorRequirement r;
+              r.key = "zone";
+              r.op = "In";
+              r.values = {"a"};
+              w.pod_sets[0].required_affinity.emplace_back().match_expressions.push_back(r);
+            }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) {
+              Toleration t;
+              t.key = "gpu";
+              t.op = "Exists";
+              w.pod_sets[0].tolerations.push_back(t);
+            }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].priority_class_name = "high"; }));
+  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets.push_back(w.pod_sets[0]); }));
+}
+
+// --- §5.2 inadmissible-requeue scope -------------------------------------------------------
+
+TEST_F(QueueManagerTest, QueueInadmissibleCoversTheWholeCohortTreeOnly) {
+  // Tree 1: root <- {mid <- a, b}; tree 2: other <- c; lone d.
+  Cohort("root");
+  Cohort("mid", "root");
+  Cohort("other");
+  Cq("a", "mid");
+  Cq("b", "root");
+  Cq("c", "other");
+  Cq("d");
+  Build();
+  std::vector<WorkloadId> ws;
+  for (const char* cq : {"a", "b", "c", "d"}) {
+    ws.push_back(Push(std::string("w-") + cq, cq));
+  }
+  for (WorkloadId h : queues_->PopHeads(++cycle_)) {
+    queues_->Requeue(h, R::kNoFit, kNow, cycle_);
+  }
+  for (WorkloadId w : ws) {
+    ASSERT_EQ(queues_->Location(w), L::kInadmissible);
+  }
+  queues_->QueueInadmissible(Id("a"), kNow, cycle_);  // a leaf deep in tree 1
+  EXPECT_EQ(queues_->Location(ws[0]), L::kActive);
+  EXPECT_EQ(queues_->Location(ws[1]), L::kActive);
+  EXPECT_EQ(queues_->Location(ws[2]), L::kInadmissible);
+  EXPECT_EQ(queues_->Location(ws[3]), L::kInadmissible);
+  EXPECT_EQ(queues_->LastInadmissibleRequeueCycle(Id("c")), -1);
+
+  queues_->QueueInadmissible(Id("d"), kNow, cycle_);  // a lone CQ: only itself
+  EXPECT_EQ(queues_->Location(ws[2]), L::kInadmissible);
+  EXPECT_EQ(queues_->Location(ws[3]), L::kActive);
+
+  queues_->QueueAllInadmissible(kNow, cycle_);
+  EXPECT_EQ(queues_->Location(ws[2]), L::kActive);
+}
+
+TEST_F(QueueManagerTest, QueueInadmissibleIgnoresTreesWithACycle) {
+  Cohort("x", "y");
+  Cohort("y", "x");
+  Cq("a", "x");
+  Build();
+  WorkloadId w = Push("w", "a", O().RequeuedFalse());  // parked (a is inactive anyway)
+  queues_->SetRequeueState(w, std::nullopt, false);
+  queues_->QueueInadmissible(Id("a"), kNow, 1);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  queues_->QueueAllInadmissible(kNow, 1);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+}
+
+TEST_F(QueueManagerTest, NamespaceFilterKeepsMismatchedWorkloadsParked) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  PopOne("cq");
+  queues_->Requeue(w, R::kNamespaceMismatch, kNow, cycle_);
+  bool matches = false;
+  queues_->SetNamespaceFilter([&](CqId, const Workload&) { return matches; });
+  queues_->QueueInadmissible(Id("cq"), kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kInadmissible);
+  matches = true;
+  queues_->QueueInadmissible(Id("cq"), kNow, cycle_);
+  EXPECT_EQ(queues_->Location(w), L::kActive);
+}
+
+// --- Orphans, removal, counts --------------------------------------------------------------
+
+TEST_F(QueueManagerTest, WorkloadsWithoutAQueueAreOrphansUntilAdopted) {
+  Cq("cq");
+  Build();
+  WorkloadId o1 = Push("o1", "late", O().Queue("lq-late"));
+  WorkloadId o2 = Push("o2", "late", O().Queue("lq-late"));
+  WorkloadId o3 = Push("o3", "late", O().Queue("lq-never"));
+  EXPECT_EQ(queues_->Location(o1), L::kOrphan);
+  EXPECT_EQ(queues_->OrphanCount(), 3u);
+  EXPECT_EQ(queues_->Orphans("default/lq-late"), (std::vector<WorkloadId>{o1, o2}));
+  queues_->Remove(o2);
+  EXPECT_EQ(queues_->OrphanCount(), 2u);
+  EXPECT_TRUE(queues_->AdoptOrphans().empty());
+
+  ClusterSpec more;
+  more.cluster_queues.emplace_back().name = "late";
+  more.local_queues.push_back(LocalQueue("lq-late", "late"));
+  cluster_.Apply(more);
+  EXPECT_EQ(queues_->AdoptOrphans(), std::vector<WorkloadId>{o1});
+  EXPECT_EQ(queues_->Location(o1), L::kActive);
+  EXPECT_EQ(queues_->Location(o3), L::kOrphan);
+  EXPECT_EQ(queues_->OrphanCount(), 1u);
+  EXPECT_EQ(Names(queues_->PopHeads(1)), (V{"o1"}));
+}
+
+TEST_F(QueueManagerTest, RemoveFromEveryLocation) {
+  Cq("cq");
+  Build();
+  WorkloadId active = Push("active", "cq", O().At(2));
+  WorkloadId parked = Push("parked", "cq", O().RequeueAt(kNow + kSecond));
+  WorkloadId inflight = Push("inflight", "cq", O().At(1));
+  ASSERT_EQ(PopOne("cq"), inflight);
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 3u);
+  queues_->Remove(active);
+  queues_->Remove(parked);
+  queues_->Remove(inflight);
+  queues_->Remove(inflight);  // twice is fine
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 0u);
+  EXPECT_FALSE(queues_->HasActive());
+}
+
+TEST_F(QueueManagerTest, PushAgainRefreshesKeys) {
+  Cq("cq");
+  Build();
+  WorkloadId a = Push("a", "cq", O().Prio(1));
+  Push("b", "cq", O().Prio(2));
+  store_->Get(a).priority = 5;
+  store_->Get(a).scheduling_hash = kSchedulingHashUnknown;
+  queues_->Push(a, kNow);
+  EXPECT_EQ(Active("cq"), (V{"a", "b"}));
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 2u);
+}
+
+// Random pushes, removals, pops and key updates in one CQ against a sorted reference.
+TEST_F(QueueManagerTest, RandomOperationsMatchSortedReference) {
+  Cq("cq");
+  Build();
+  std::mt19937 rng(7);
+  std::vector<WorkloadId> ids;
+  for (int i = 0; i < 300; ++i) {
+    ids.push_back(Add("w" + std::to_string(i), "cq",
+                      O().Prio(static_cast<int32_t>(rng() % 4))
+                          .At(static_cast<TimeMicros>(rng() % 8))
+                          .Uid("u" + std::to_string(rng() % 50) + "-" + std::to_string(i))));
+  }
+  std::vector<WorkloadId> reference;
+  auto less = [&](WorkloadId a, WorkloadId b) {
+    return QueueOrderLess(store_->Get(a), store_->Get(b));
+  };
+  for (int step = 0; step < 5000; ++step) {
+    WorkloadId id = ids[rng() % ids.size()];
+    bool queued = std::find(reference.begin(), reference.end(), id) != reference.end();
+    switch (rng() % 4) {
+      case 0:
+      case 1:
+        if (!queued) {
+          queues_->Push(id, kNow);
+          reference.push_back(id);
+        }
+        break;
+      case 2:
+        queues_->Remove(id);
+        std::erase(reference, id);
+        break;
+      case 3:
+        if (!reference.empty() && rng() % 2 == 0) {
+          std::vector<WorkloadId> heads = queues_->PopHeads(step);
+          ASSERT_EQ(heads.size(), 1u);
+          WorkloadId expected = *std::min_element(reference.begin(), reference.end(), less);
+          ASSERT_EQ(heads[0], expected);
+          queues_->Remove(heads[0]);
+          std::erase(reference, heads[0]);
+        } else if (queued) {
+          store_->Get(id).priority = static_cast<int32_t>(rng() % 4);
+          queues_->Push(id, kNow);
+        }
+        break;
+    }
+    std::vector<WorkloadId> sorted = reference;
+    std::sort(sorted.begin(), sorted.end(), less);
+    ASSERT_EQ(queues_->PendingActive(Id("cq")), sorted) << "step " << step;
+  }
+}
+
+}  // namespace
+}  // namespace engine
