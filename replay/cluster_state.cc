@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "replay/decision_output.h"
+
 namespace replay {
 namespace {
 
@@ -26,8 +28,12 @@ bool IsFinished(const engine::WorkloadSpec& w) {
 }  // namespace
 
 ClusterState BuildClusterState(const ClusterStateOptions& options) {
+  return BuildClusterState(LoadManifestFiles(options.files), options);
+}
+
+ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& options) {
   ClusterState state;
-  state.load = LoadManifestFiles(options.files);
+  state.load = std::move(load);
   if (!state.load.ok()) {
     return state;
   }
@@ -76,6 +82,34 @@ ClusterState BuildClusterState(const ClusterStateOptions& options) {
     ++state.workloads_queued;
   }
   return state;
+}
+
+std::vector<engine::CycleResult> RunCycles(ClusterState& state, int cycles_wanted) {
+  constexpr int kMaxCycles = 10000;
+  std::vector<engine::CycleResult> cycles;
+  int limit = cycles_wanted > 0 ? cycles_wanted : kMaxCycles;
+  std::vector<engine::WorkloadId> previous_heads;
+  for (int i = 0; i < limit; ++i) {
+    engine::CycleResult r = state.scheduler->RunCycle(state.now);
+    std::vector<engine::WorkloadId> heads;
+    for (const engine::CycleEntry& e : r.entries) {
+      heads.push_back(e.workload);
+    }
+    // Another cycle can still do something while a decision was made, a scan has flavors left,
+    // or the heaps hold workloads not yet seen; a StrictFIFO head blocking its queue shows up as
+    // the same heads twice with nothing changed.
+    bool progressed = r.changed || CycleHasPendingScans(state, r)
+                      || (state.queues->HasActive() && heads != previous_heads);
+    bool empty = r.entries.empty();
+    if (!empty || cycles_wanted > 0) {
+      cycles.push_back(std::move(r));
+    }
+    if (cycles_wanted == 0 && (!progressed || empty)) {
+      break;
+    }
+    previous_heads = std::move(heads);
+  }
+  return cycles;
 }
 
 }  // namespace replay

@@ -43,5 +43,12 @@ struct ClusterState {
 
 // Loads and builds. On manifest errors the engine parts stay null; check ok().
 ClusterState BuildClusterState(const ClusterStateOptions& options);
+// Builds from manifests already loaded (options.files is ignored).
+ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& options);
+
+// Runs `cycles` scheduling cycles at state.now, or, with 0, until another cycle cannot change
+// anything (nothing admitted or evicted, no scan with flavors left, no unseen heads; at most
+// 10,000). Cycles that had no heads are not returned.
+std::vector<engine::CycleResult> RunCycles(ClusterState& state, int cycles);
 
 }  // namespace replay

@@ -28,29 +28,7 @@ int RunSchedule(const ScheduleOptions& options) {
     PrintLoadErrors(state);
     return 1;
   }
-  std::vector<engine::CycleResult> cycles;
-  int limit = options.cycles > 0 ? options.cycles : kMaxCycles;
-  std::vector<engine::WorkloadId> previous_heads;
-  for (int i = 0; i < limit; ++i) {
-    engine::CycleResult r = state.scheduler->RunCycle(state.now);
-    std::vector<engine::WorkloadId> heads;
-    for (const engine::CycleEntry& e : r.entries) {
-      heads.push_back(e.workload);
-    }
-    // Another cycle can still do something while a decision was made, a scan has flavors left,
-    // or the heaps hold workloads not yet seen; a StrictFIFO head blocking its queue shows up as
-    // the same heads twice with nothing changed.
-    bool progressed = r.changed || CycleHasPendingScans(state, r)
-                      || (state.queues->HasActive() && heads != previous_heads);
-    bool empty = r.entries.empty();
-    if (!empty || options.cycles > 0) {
-      cycles.push_back(std::move(r));
-    }
-    if (options.cycles == 0 && (!progressed || empty)) {
-      break;
-    }
-    previous_heads = std::move(heads);
-  }
+  std::vector<engine::CycleResult> cycles = RunCycles(state, options.cycles);
   if (options.output == "json") {
     JsonWriter out;
     WriteScheduleJson(state, cycles, out);

@@ -20,8 +20,6 @@ struct ScheduleOptions {
   bool kueue_scan_reset = false;  // reset flavor scans on ClusterQueue generations only (Kueue)
 };
 
-inline constexpr int kMaxCycles = 10000;
-
 int RunSchedule(const ScheduleOptions& options);
 
 }  // namespace replay
