@@ -112,6 +112,7 @@ void Cluster::SetQuotas(NodeId node, const std::vector<ResourceGroupSpec>& group
 }
 
 void Cluster::UpsertFlavor(const ResourceFlavorSpec& spec) {
+  flavor_missing_dirty_ = true;
   FlavorId id = flavors_.Intern(spec.name);
   if (flavor_specs_.size() < flavors_.size()) {
     flavor_specs_.resize(flavors_.size());
@@ -120,6 +121,7 @@ void Cluster::UpsertFlavor(const ResourceFlavorSpec& spec) {
 }
 
 void Cluster::DeleteFlavor(std::string_view name) {
+  flavor_missing_dirty_ = true;
   if (std::optional<FlavorId> id = flavors_.Find(name)) {
     flavor_specs_[Index(*id)].reset();
   }
@@ -186,6 +188,7 @@ const ResourceGroup* Cluster::GroupFor(CqId cq, ResourceId resource) const {
 }
 
 void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
+  flavor_missing_dirty_ = true;
   CqId id = cqs_.Intern(spec.name);
   if (Index(id) == cq_state_.size()) {
     cq_state_.emplace_back();
@@ -215,6 +218,7 @@ void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
 }
 
 void Cluster::DeleteClusterQueue(std::string_view name) {
+  flavor_missing_dirty_ = true;
   std::optional<CqId> id = cqs_.Find(name);
   if (!id) {
     return;
@@ -227,13 +231,22 @@ void Cluster::DeleteClusterQueue(std::string_view name) {
 }
 
 void Cluster::UpsertLocalQueue(const LocalQueueSpec& spec) {
-  for (LocalQueueSpec& lq : local_queues_) {
-    if (lq.name_space == spec.name_space && lq.name == spec.name) {
-      lq = spec;
-      return;
-    }
+  auto [it, inserted] =
+      local_queue_index_.emplace(spec.name_space + "/" + spec.name, local_queues_.size());
+  if (inserted) {
+    local_queues_.push_back(spec);
+  } else {
+    local_queues_[it->second] = spec;
   }
-  local_queues_.push_back(spec);
+}
+
+const LocalQueueSpec* Cluster::FindLocalQueue(std::string_view name_space,
+                                              std::string_view name) const {
+  std::string key;
+  key.reserve(name_space.size() + 1 + name.size());
+  key.append(name_space).append("/").append(name);
+  auto it = local_queue_index_.find(key);
+  return it == local_queue_index_.end() ? nullptr : &local_queues_[it->second];
 }
 
 void Cluster::UpsertPriorityClass(const PriorityClassSpec& spec) {
@@ -255,12 +268,19 @@ InactiveReason Cluster::Inactive(CqId cq) const {
   if (state.spec->stop_policy != StopPolicy::kNone) {
     return InactiveReason::kStopped;
   }
-  for (FrSlot slot : declared_slots_[Index(state.node)]) {
-    if (!FlavorExists(SlotKey(slot).flavor)) {
-      return InactiveReason::kFlavorNotFound;
+  if (flavor_missing_dirty_) {
+    flavor_missing_.assign(cq_state_.size(), 0);
+    for (size_t i = 0; i < cq_state_.size(); ++i) {
+      for (FrSlot slot : declared_slots_[Index(cq_state_[i].node)]) {
+        if (!FlavorExists(SlotKey(slot).flavor)) {
+          flavor_missing_[i] = 1;
+          break;
+        }
+      }
     }
+    flavor_missing_dirty_ = false;
   }
-  return InactiveReason::kNone;
+  return flavor_missing_[Index(cq)] != 0 ? InactiveReason::kFlavorNotFound : InactiveReason::kNone;
 }
 
 std::string Cluster::InactiveMessage(CqId cq) const {

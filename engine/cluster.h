@@ -116,6 +116,8 @@ class Cluster {
   bool FlavorExists(FlavorId flavor) const;
   const ResourceFlavorSpec* FlavorSpec(FlavorId flavor) const;
   const std::vector<LocalQueueSpec>& local_queues() const { return local_queues_; }
+  // The LocalQueue `namespace/name`, or nullptr. O(1).
+  const LocalQueueSpec* FindLocalQueue(std::string_view name_space, std::string_view name) const;
   const std::vector<PriorityClassSpec>& priority_classes() const { return priority_classes_; }
   const ConfigurationSpec& configuration() const { return configuration_; }
   const ResourcesConfigSpec& resources_config() const { return configuration_.resources; }
@@ -174,6 +176,11 @@ class Cluster {
   std::vector<FlavorResource> slot_keys_;            // FrSlot -> (flavor, resource)
   std::unordered_map<uint64_t, FrSlot> slot_index_;  // (flavor << 32 | resource) -> slot
   std::vector<LocalQueueSpec> local_queues_;
+  std::unordered_map<std::string, size_t> local_queue_index_;  // "ns/name" -> local_queues_
+  // Per CqId: a ResourceFlavor it names is missing. Recomputed lazily after flavor or CQ changes
+  // (Inactive() is asked for every CQ in every cycle).
+  mutable std::vector<uint8_t> flavor_missing_;
+  mutable bool flavor_missing_dirty_ = true;
   std::vector<PriorityClassSpec> priority_classes_;
   ConfigurationSpec configuration_;
   ResourceTree tree_;

@@ -50,7 +50,11 @@ bool UsesAnyFlavor(const Cluster& cluster, const Assignment& a,
 
 Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queues,
                      SchedulerOptions options)
-    : cluster_(cluster), store_(store), queues_(queues), options_(options) {}
+    : cluster_(cluster), store_(store), queues_(queues), options_(options) {
+  // Kueue moves an inadmissible workload back only while its namespace still matches.
+  queues_.SetNamespaceFilter(
+      [this](CqId cq, const Workload& w) { return NamespaceMatches(w, cq); });
+}
 
 void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
   for (const NamespaceSpec& ns : namespaces) {

@@ -25,14 +25,13 @@ const std::vector<WorkloadId>& WorkloadStore::Admitted(CqId cq) const {
 
 std::optional<CqId> WorkloadStore::ResolveQueue(const std::string& name_space,
                                                 const std::string& queue) const {
-  for (const LocalQueueSpec& lq : cluster_.local_queues()) {
-    if (lq.name_space == name_space && lq.name == queue) {
-      std::optional<CqId> cq = cluster_.FindClusterQueue(lq.cluster_queue);
-      if (cq && cluster_.Exists(*cq)) {
-        return cq;
-      }
-      return std::nullopt;
-    }
+  const LocalQueueSpec* lq = cluster_.FindLocalQueue(name_space, queue);
+  if (lq == nullptr) {
+    return std::nullopt;
+  }
+  std::optional<CqId> cq = cluster_.FindClusterQueue(lq->cluster_queue);
+  if (cq && cluster_.Exists(*cq)) {
+    return cq;
   }
   return std::nullopt;
 }
