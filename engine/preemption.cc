@@ -24,6 +24,8 @@ class UsageUndo {
       : tree_(tree), freeze_(tree), log_(log), mark_(log.size()) {}
   UsageUndo(const UsageUndo&) = delete;
   UsageUndo& operator=(const UsageUndo&) = delete;
+  UsageUndo(UsageUndo&&) = delete;
+  UsageUndo& operator=(UsageUndo&&) = delete;
   ~UsageUndo() { Revert(); }
 
   void Remove(NodeId cq, std::span<const SlotAmount> usage) {

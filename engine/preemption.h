@@ -63,10 +63,11 @@ class Preemptor : public PreemptionOracle {
  public:
   // `tree` is the scheduler's snapshot: simulations remove and re-add usage in place and restore
   // it before returning. `now` stands in for missing quota-reservation times (§7.2 ordering).
-  Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadStore& store,
-            TimeMicros now);
+  Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadStore& store, TimeMicros now);
   Preemptor(const Preemptor&) = delete;
   Preemptor& operator=(const Preemptor&) = delete;
+  Preemptor(Preemptor&&) = delete;  // borrows the tree: pinned to its owner
+  Preemptor& operator=(Preemptor&&) = delete;
   ~Preemptor() override = default;
 
   // Workloads already being evicted (Evicted=True): ordered first among candidates (§7.2).

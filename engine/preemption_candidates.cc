@@ -179,8 +179,8 @@ CandidateVariant CandidateCollector::Classify(const PreemptionRequest& request,
   return CandidateVariant::kReclaimWhileBorrowing;
 }
 
-void CandidateCollector::AddFromClusterQueue(const PreemptionRequest& request, CqId cq,
-                                             NodeId lca, bool hierarchical_advantage,
+void CandidateCollector::AddFromClusterQueue(const PreemptionRequest& request, CqId cq, NodeId lca,
+                                             bool hierarchical_advantage,
                                              std::vector<Candidate>& out) const {
   const NodeId cq_node = cluster_.ClusterQueueNode(cq);
   for (WorkloadId id : store_.Admitted(cq)) {
@@ -286,8 +286,8 @@ void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList
   }
 }
 
-bool CandidateCollector::IsCandidateValid(const PreemptionRequest& request, const Candidate& candidate,
-                                 bool borrowing) const {
+bool CandidateCollector::IsCandidateValid(const PreemptionRequest& request,
+                                          const Candidate& candidate, bool borrowing) const {
   if (candidate.own_cq) {
     return true;
   }

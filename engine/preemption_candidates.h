@@ -5,7 +5,8 @@
 // classical/candidate_generator.go, common/ordering.go, common/preemption_policy.go).
 //
 // For a preemptor in ClusterQueue `cq` that needs preemption on the slots `needed`:
-//  - same-CQ candidates: reserved workloads of `cq` passing withinClusterQueue -> kWithinClusterQueue;
+//  - same-CQ candidates: reserved workloads of `cq` passing withinClusterQueue ->
+//  kWithinClusterQueue;
 //  - other-CQ candidates: walking the ancestors A of `cq` from the parent to the root, the
 //    workloads of A's subtree (minus the subtree already visited), descending only into nodes
 //    above their quota (S < U) on some needed slot, passing reclaimWithinCohort. Each is
@@ -67,14 +68,14 @@ bool SatisfiesPreemptionPolicy(PreemptionPolicy policy, int32_t preemptor_priori
 
 struct Candidate {
   WorkloadId workload{};
-  NodeId cq_node{};                       // the candidate's ClusterQueue
-  NodeId lca = kInvalidId<NodeId>;        // ancestor it was found under; invalid for the own CQ
+  NodeId cq_node{};                 // the candidate's ClusterQueue
+  NodeId lca = kInvalidId<NodeId>;  // ancestor it was found under; invalid for the own CQ
   CandidateVariant variant = CandidateVariant::kNever;
-  bool evicting = false;                  // Evicted=True already
-  bool own_cq = false;                    // in the preemptor's ClusterQueue
+  bool evicting = false;  // Evicted=True already
+  bool own_cq = false;    // in the preemptor's ClusterQueue
   int32_t priority = 0;
-  TimeMicros reserved_at = 0;             // QuotaReserved transition; `now` when missing
-  const std::string* uid = nullptr;       // owned by the WorkloadStore
+  TimeMicros reserved_at = 0;        // QuotaReserved transition; `now` when missing
+  const std::string* uid = nullptr;  // owned by the WorkloadStore
 };
 
 // Kueue's CandidatesOrdering: evicting first; other CQs before the own CQ; lower priority first;
@@ -87,8 +88,8 @@ struct PreemptionRequest {
   const Workload* workload = nullptr;
   CqId cq{};
   NodeId cq_node{};
-  std::span<const FrSlot> needed;         // frsNeedPreemption: sorted, unique
-  std::span<const SlotAmount> requests;   // the whole request per slot (all slots)
+  std::span<const FrSlot> needed;        // frsNeedPreemption: sorted, unique
+  std::span<const SlotAmount> requests;  // the whole request per slot (all slots)
 };
 
 struct CandidateList {
@@ -103,6 +104,8 @@ class CandidateCollector {
                      TimeMicros now);
   CandidateCollector(const CandidateCollector&) = delete;
   CandidateCollector& operator=(const CandidateCollector&) = delete;
+  CandidateCollector(CandidateCollector&&) = delete;
+  CandidateCollector& operator=(CandidateCollector&&) = delete;
   ~CandidateCollector() = default;
 
   // Replaces the set of workloads already being evicted.

@@ -4,13 +4,13 @@
 // preemptor's assignment with AssignFlavors using the Preemptor as its oracle.
 #include "engine/preemption.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "engine/cluster.h"
 #include "engine/flavor_assigner.h"
@@ -83,7 +83,7 @@ class World {
 
   // A CQ with one resource group covering cpu, one entry per flavor (in preference order).
   void AddCq(const std::string& name, const std::string& cohort,
-             std::vector<std::pair<std::string, ResourceQuotaSpec>> flavors,
+             const std::vector<std::pair<std::string, ResourceQuotaSpec>>& flavors,
              PreemptionSpec preemption = {}) {
     ClusterQueueSpec& cq = spec_.cluster_queues.emplace_back();
     cq.name = name;
@@ -92,7 +92,7 @@ class World {
     cq.namespace_selector.is_null = false;
     ResourceGroupSpec& g = cq.resource_groups.emplace_back();
     g.covered_resources = {"cpu"};
-    for (auto& [flavor, quota] : flavors) {
+    for (const auto& [flavor, quota] : flavors) {
       FlavorQuotasSpec& f = g.flavors.emplace_back();
       f.flavor = flavor;
       f.resources.push_back(quota);
@@ -129,8 +129,8 @@ class World {
   }
 
   // A workload holding a reservation of `cores` cpu in `cq`.
-  WorkloadId Admit(const std::string& name, const std::string& cq, int64_t cores,
-                   int32_t priority, const AdmitOptions& o = {}) {
+  WorkloadId Admit(const std::string& name, const std::string& cq, int64_t cores, int32_t priority,
+                   const AdmitOptions& o = {}) {
     WorkloadSpec w = Base(name, cq, cores, priority, o.created);
     w.uid = o.uid;
     AdmissionSpec& a = w.admission.emplace();
@@ -179,6 +179,7 @@ class World {
   }
   std::vector<std::string> Names(const std::vector<PreemptionTarget>& targets) const {
     std::vector<std::string> out;
+    out.reserve(targets.size());
     for (const PreemptionTarget& t : targets) {
       out.push_back(store_.Get(t.workload).spec->name + ":" + ToString(t.reason));
     }
@@ -275,19 +276,19 @@ TEST(PreemptionTest, WorkedExampleReclaimsTheLowerPriorityBorrower) {
 // also takes an equal-priority candidate that queued strictly after the preemptor.
 TEST(PreemptionTest, WithinClusterQueuePolicies) {
   struct Case {
-    PreemptionPolicy within;
-    int32_t candidate_priority;
     TimeMicros preemptor_created;
+    int32_t candidate_priority;
+    PreemptionPolicy within;
     bool preempts;
   };
   const Case cases[] = {
-      {P::kLowerPriority, 3, 50, false},              // equal priority: never
-      {P::kLowerPriority, 2, 50, true},               // lower priority
-      {P::kLowerOrNewerEqualPriority, 3, 50, true},   // preemptor queued strictly first
-      {P::kLowerOrNewerEqualPriority, 3, 100, false}, // same timestamp: not strictly before
-      {P::kLowerOrNewerEqualPriority, 3, 200, false}, // preemptor is the newer one
-      {P::kLowerOrNewerEqualPriority, 4, 50, false},  // higher priority: never
-      {P::kNever, 2, 50, false},
+      {50, 3, P::kLowerPriority, false},               // equal priority: never
+      {50, 2, P::kLowerPriority, true},                // lower priority
+      {50, 3, P::kLowerOrNewerEqualPriority, true},    // preemptor queued strictly first
+      {100, 3, P::kLowerOrNewerEqualPriority, false},  // same timestamp: not strictly before
+      {200, 3, P::kLowerOrNewerEqualPriority, false},  // preemptor is the newer one
+      {50, 4, P::kLowerOrNewerEqualPriority, false},   // higher priority: never
+      {50, 2, P::kNever, false},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(ToString(c.within)) + " p=" + std::to_string(c.candidate_priority)
@@ -334,12 +335,11 @@ TEST(PreemptionTest, ReclaimWithinCohortAnyVersusLowerPriority) {
 // (then only without borrowing, which cannot work here). C <- A{N=4}, B{N=2}; B runs b1(6, p1)
 // and b2(6, p2); A asks 6 (it must borrow 2), so both victims are needed.
 TEST(PreemptionTest, BorrowWithinCohortMaxPriorityThreshold) {
-  for (std::optional<int32_t> threshold : {std::optional<int32_t>(1), std::optional<int32_t>(2),
-                                           std::optional<int32_t>()}) {
+  for (std::optional<int32_t> threshold :
+       {std::optional<int32_t>(1), std::optional<int32_t>(2), std::optional<int32_t>()}) {
     SCOPED_TRACE(threshold ? std::to_string(*threshold) : "unset");
     World w;
-    w.AddCq("A", "C", Cpu(4),
-            Policy(P::kNever, P::kLowerPriority, P::kLowerPriority, threshold));
+    w.AddCq("A", "C", Cpu(4), Policy(P::kNever, P::kLowerPriority, P::kLowerPriority, threshold));
     w.AddCq("B", "C", Cpu(2));
     w.Build();
     w.Admit("b1", "B", 6, 1);
@@ -351,13 +351,97 @@ TEST(PreemptionTest, BorrowWithinCohortMaxPriorityThreshold) {
       EXPECT_EQ(w.Targets(in), Names{});
       EXPECT_EQ(w.Oracle(in, 6).mode, PreemptionMode::kNoCandidates);
     } else {
-      EXPECT_EQ(w.Targets(in), (Names{"b1:InCohortReclaimWhileBorrowing",
-                                      "b2:InCohortReclaimWhileBorrowing"}));
+      EXPECT_EQ(w.Targets(in),
+                (Names{"b1:InCohortReclaimWhileBorrowing", "b2:InCohortReclaimWhileBorrowing"}));
       OracleResult r = w.Oracle(in, 6);
       EXPECT_EQ(r.mode, PreemptionMode::kReclaim);
       EXPECT_EQ(r.borrow, 1);  // still borrowing from the cohort afterwards
     }
   }
+}
+
+// borrowWithinCohort never lets a borrowing preemptor take a candidate of its own or higher
+// priority, even with reclaimWithinCohort=Any: b2 (p20) is ReclaimWithoutBorrowing.
+TEST(PreemptionTest, BorrowWithinCohortSparesEqualOrHigherPriority) {
+  World w;
+  w.AddCq("A", "C", Cpu(4), Policy(P::kNever, P::kAny, P::kLowerPriority));
+  w.AddCq("B", "C", Cpu(2));
+  w.Build();
+  w.Admit("b1", "B", 6, 1);
+  w.Admit("b2", "B", 6, 20);
+  WorkloadId in = w.Pending("in", "A", 6, 10);
+  EXPECT_EQ(w.Targets(in), Names{});
+  EXPECT_EQ(w.Candidates(), (Names{"b1", "b2"}));
+}
+
+// Attempt list, default order [borrow, no-borrow]: the first attempt that fits wins.
+// R <- P{A{N=4}, B{N=4}}, Q{C{N=4}}. A runs a1(2) and asks 4 more; 4 fits in P's quota, so c1
+// (C borrows 4) is a hierarchical candidate. Borrowing allowed, reclaiming c1 suffices; the
+// no-borrow attempt would have preempted a1 instead.
+TEST(PreemptionTest, BorrowingAttemptComesFirstByDefault) {
+  World w;
+  w.AddCohort("R", "");
+  w.AddCohort("P", "R");
+  w.AddCohort("Q", "R");
+  w.AddCq("A", "P", Cpu(4), Policy(P::kLowerPriority, P::kLowerPriority));
+  w.AddCq("B", "P", Cpu(4));
+  w.AddCq("C", "Q", Cpu(4));
+  w.Build();
+  w.Admit("a1", "A", 2, 0);
+  w.Admit("c1", "C", 8, 1);
+  WorkloadId in = w.Pending("in", "A", 4, 5);
+  EXPECT_EQ(w.Targets(in), (Names{"c1:InCohortReclamation"}));
+  EXPECT_EQ(w.Candidates(), (Names{"c1", "a1"}));
+}
+
+// Attempt list: borrowWithinCohort forbidden, the preemptor under nominal and no hierarchical
+// candidate -> [no-borrow, borrow]. C <- A{N=4}, B{N=4}, D{N=2}; A runs a1(1, p0), a2(2, p1);
+// B borrows with b1. A asks 3. Borrowing, removing a1 would do (A then borrows 1 from D's free
+// quota); the no-borrow attempt runs first and must bring A within N=4: a2 goes, a1 and b1 are
+// filled back.
+TEST(PreemptionTest, NoBorrowAttemptFirstWhenOnlyPriorityCandidates) {
+  World w;
+  w.AddCq("A", "C", Cpu(4), Policy(P::kLowerPriority, P::kLowerPriority));
+  w.AddCq("B", "C", Cpu(4));
+  w.AddCq("D", "C", Cpu(2));
+  w.Build();
+  w.Admit("a1", "A", 1, 0);
+  w.Admit("a2", "A", 2, 1);
+  w.Admit("b1", "B", 5, 1);
+  WorkloadId in = w.Pending("in", "A", 3, 5);
+  EXPECT_EQ(w.Targets(in), (Names{"a2:InClusterQueue"}));
+  EXPECT_EQ(w.Candidates(), (Names{"b1", "a1", "a2"}));
+}
+
+// Attempt list: borrowWithinCohort forbidden and the preemptor's CQ not strictly under nominal
+// on the needed slot -> [borrow] only. Same cohort as above, but A uses all of N=4 with a1(1, p0)
+// and a2(3, p1) and asks 2: a1 goes, and A borrows. (A no-borrow attempt would have taken a2.)
+TEST(PreemptionTest, OnlyBorrowingAttemptWhenPreemptorAtNominal) {
+  World w;
+  w.AddCq("A", "C", Cpu(4), Policy(P::kLowerPriority, P::kLowerPriority));
+  w.AddCq("B", "C", Cpu(4));
+  w.AddCq("D", "C", Cpu(2));
+  w.Build();
+  w.Admit("a1", "A", 1, 0);
+  w.Admit("a2", "A", 3, 1);
+  w.Admit("b1", "B", 5, 1);
+  WorkloadId in = w.Pending("in", "A", 2, 5);
+  EXPECT_EQ(w.Targets(in), (Names{"a1:InClusterQueue"}));
+}
+
+// Attempt list: when borrowing fails, the no-borrow attempt runs. With maxPriorityThreshold=0,
+// b1 (p1) is ReclaimWithoutBorrowing; A{N=4} runs a1(2) and asks 4: borrowing, a1 alone frees
+// too little; without borrowing, b1 and a1 both go.
+TEST(PreemptionTest, NoBorrowAttemptAfterBorrowingFails) {
+  World w;
+  w.AddCq("A", "C", Cpu(4),
+          Policy(P::kLowerPriority, P::kLowerPriority, P::kLowerPriority, /*threshold=*/0));
+  w.AddCq("B", "C", Cpu(10));
+  w.Build();
+  w.Admit("a1", "A", 2, 0);
+  w.Admit("b1", "B", 12, 1);
+  WorkloadId in = w.Pending("in", "A", 4, 5);
+  EXPECT_EQ(w.Targets(in), (Names{"a1:InClusterQueue", "b1:InCohortReclamation"}));
 }
 
 // Fill-back: a1 is removed first (lowest priority) but turns out unnecessary once a2 is gone.
@@ -432,8 +516,7 @@ TEST(PreemptionTest, LendingLimitsBoundWhatReclaimFrees) {
   for (bool limits : {true, false}) {
     SCOPED_TRACE(limits ? "with lending limits" : "without");
     World w;
-    w.AddCq("lend1", "cohort-lend",
-            limits ? Cpu(5, std::nullopt, 2) : Cpu(5),
+    w.AddCq("lend1", "cohort-lend", limits ? Cpu(5, std::nullopt, 2) : Cpu(5),
             Policy(P::kLowerPriority, P::kLowerPriority, P::kLowerPriority));
     w.AddCq("lend2", "cohort-lend", limits ? Cpu(3, std::nullopt, 1) : Cpu(3),
             Policy(P::kLowerPriority, P::kLowerPriority));
@@ -451,9 +534,10 @@ TEST(PreemptionTest, LendingLimitsBoundWhatReclaimFrees) {
   }
 }
 
-// Three levels: R <- P1{A, B}, P2{C, D}, P3{E, F}, all CQs N=4. C borrows 8 (P2 above its quota);
-// E borrows 2 from its sibling F (E above nominal, but P3 within quota). From A, reclaiming
-// searches P2's subtree only: e1 is no candidate although it is lower and newer.
+// Three levels: R <- P1{A, B}, P2{C, D}, P3{E, F}, all CQs N=4. C borrows 8 (P2 above its quota,
+// D within its own); E borrows 2 from its sibling F (E above nominal, but P3 within quota). From
+// A, reclaiming searches only P2's subtree and there only C: d1 and e1 are no candidates
+// although they are as low and newer.
 TEST(PreemptionTest, ThreeLevelsSearchOnlySubtreesAboveQuota) {
   World w;
   w.AddCohort("R", "");
@@ -468,12 +552,13 @@ TEST(PreemptionTest, ThreeLevelsSearchOnlySubtreesAboveQuota) {
   w.AddCq("F", "P3", Cpu(4));
   w.Build();
   w.Admit("c1", "C", 12, 0, Opt().ReservedAt(100));
+  w.Admit("d1", "D", 2, 0, Opt().ReservedAt(300));  // D is within its quota: not searched
   w.Admit("e1", "E", 6, 0, Opt().ReservedAt(200));
-  WorkloadId in = w.Pending("in", "A", 8, 5);
-  // A asks 8 > N=4, but 8 fits in P1's quota: hierarchical advantage at R's level.
+  WorkloadId in = w.Pending("in", "A", 6, 5);
+  // A asks 6 > N=4, but 6 fits in P1's quota: hierarchical advantage at R's level.
   EXPECT_EQ(w.Targets(in), (Names{"c1:InCohortReclamation"}));
   EXPECT_EQ(w.Candidates(), (Names{"c1"}));
-  OracleResult r = w.Oracle(in, 8);
+  OracleResult r = w.Oracle(in, 6);
   EXPECT_EQ(r.mode, PreemptionMode::kReclaim);
   EXPECT_EQ(r.borrow, 1);  // fits within P1 (height 1)
 }
@@ -580,8 +665,8 @@ TEST(PreemptionTest, CandidatesOrdering) {
   std::vector<WorkloadId> evicting = {ev};
   w.preemptor().SetEvicting(evicting);
   w.Targets(in);
-  EXPECT_EQ(w.Candidates(), (Names{"ev", "other-wl", "low", "nocond", "current", "tie", "old",
-                                   "high"}));
+  EXPECT_EQ(w.Candidates(),
+            (Names{"ev", "other-wl", "low", "nocond", "current", "tie", "old", "high"}));
 }
 
 // Equal priority and reservation time: the smaller uid goes first, whatever the insertion order
@@ -662,6 +747,39 @@ TEST(PreemptionTest, TreeRestoredExactly) {
       EXPECT_EQ(state(), before) << flavor << " " << cores;
     }
   }
+}
+
+// The comparator alone (§7.2 CandidatesOrdering), key by key.
+TEST(PreemptionOrderingTest, CandidateBefore) {
+  using internal::Candidate;
+  using internal::CandidateBefore;
+  const std::string uid_a = "a";
+  const std::string uid_b = "b";
+  Candidate base;
+  base.uid = &uid_b;
+  base.priority = 5;
+  base.reserved_at = 100;
+  base.own_cq = true;
+  auto with = [&](auto f) {
+    Candidate c = base;
+    f(c);
+    return c;
+  };
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.evicting = true; }),
+                              with([](Candidate& c) { c.priority = -100; })));
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.own_cq = false; }),
+                              with([](Candidate& c) { c.priority = -100; })));
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.priority = 4; }),
+                              with([](Candidate& c) { c.reserved_at = 900; })));
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.reserved_at = 101; }),
+                              with([&](Candidate& c) { c.uid = &uid_a; })));
+  EXPECT_TRUE(CandidateBefore(with([&](Candidate& c) { c.uid = &uid_a; }),
+                              with([](Candidate& c) { c.workload = MakeId<WorkloadId>(0); })));
+  Candidate first = with([](Candidate& c) { c.workload = MakeId<WorkloadId>(1); });
+  Candidate second = with([](Candidate& c) { c.workload = MakeId<WorkloadId>(2); });
+  EXPECT_TRUE(CandidateBefore(first, second));
+  EXPECT_FALSE(CandidateBefore(second, first));
+  EXPECT_FALSE(CandidateBefore(first, first));
 }
 
 TEST(PreemptionPolicyTest, SatisfiesPreemptionPolicy) {
