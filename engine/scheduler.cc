@@ -243,6 +243,7 @@ void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
 
 CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
   Preemptor preemptor(cluster_, cluster_.mutable_tree(), store_, now);
+  preemptor.SetEvicting(store_.Evicting());
   return Nominate(id, now, preemptor);
 }
 
@@ -252,6 +253,7 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   result.cycle = cycle_;
   ResourceTree& tree = cluster_.mutable_tree();
   Preemptor preemptor(cluster_, tree, store_, now);
+  preemptor.SetEvicting(store_.Evicting());
 
   // 1-2. Heads, nominated against the same state.
   std::vector<CycleEntry> entries;

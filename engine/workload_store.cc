@@ -153,6 +153,9 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
     }
     cluster_.Refresh();  // InternSlot may have widened the tree
     Reserve(id, *cq, std::move(admitted), std::move(usage), reserved_at);
+    if (const ConditionSpec* evicted = s.Condition("Evicted"); evicted && evicted->status) {
+      evicting_.push_back(id);
+    }
   }
   return id;
 }
@@ -181,6 +184,9 @@ void WorkloadStore::Release(WorkloadId id) {
   std::vector<WorkloadId>& list = admitted_[Index(w.cluster_queue)];
   list.erase(std::find(list.begin(), list.end(), id));
   w.quota_reserved = false;
+  if (auto it = std::find(evicting_.begin(), evicting_.end(), id); it != evicting_.end()) {
+    evicting_.erase(it);
+  }
   w.admitted.clear();
   w.usage.clear();
 }

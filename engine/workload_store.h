@@ -45,6 +45,10 @@ class WorkloadStore {
   std::optional<WorkloadId> Find(std::string_view key) const;
   uint32_t size() const { return static_cast<uint32_t>(workloads_.size()); }
 
+  // Reserved workloads already being evicted (Evicted=True in their status): preemption orders
+  // them first (§7.2) and counts them as done.
+  const std::vector<WorkloadId>& Evicting() const { return evicting_; }
+
   // Reserved workloads of `cq`, in reservation order.
   const std::vector<WorkloadId>& Admitted(CqId cq) const;
 
@@ -61,6 +65,7 @@ class WorkloadStore {
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::unordered_map<std::string, WorkloadId> by_key_;
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
+  std::vector<WorkloadId> evicting_;
 };
 
 }  // namespace engine
