@@ -14,6 +14,10 @@ const char* ToString(InactiveReason reason) {
       return "Stopped";
     case InactiveReason::kCohortCycle:
       return "CohortCycle";
+    case InactiveReason::kAdmissionCheckNotFound:
+      return "AdmissionCheckNotFound";
+    case InactiveReason::kAdmissionCheckInactive:
+      return "AdmissionCheckInactive";
   }
   return "?";
 }
@@ -42,6 +46,9 @@ void Cluster::Apply(const ClusterSpec& spec) {
   }
   for (const PriorityClassSpec& pc : spec.priority_classes) {
     UpsertPriorityClass(pc);
+  }
+  for (const AdmissionCheckSpec& check : spec.admission_checks) {
+    UpsertAdmissionCheck(check);
   }
   Refresh();
 }
@@ -249,6 +256,10 @@ const LocalQueueSpec* Cluster::FindLocalQueue(std::string_view name_space,
   return it == local_queue_index_.end() ? nullptr : &local_queues_[it->second];
 }
 
+void Cluster::UpsertAdmissionCheck(const AdmissionCheckSpec& spec) {
+  admission_checks_[spec.name] = spec.active;
+}
+
 void Cluster::UpsertPriorityClass(const PriorityClassSpec& spec) {
   for (PriorityClassSpec& pc : priority_classes_) {
     if (pc.name == spec.name) {
@@ -267,6 +278,15 @@ InactiveReason Cluster::Inactive(CqId cq) const {
   }
   if (state.spec->stop_policy != StopPolicy::kNone) {
     return InactiveReason::kStopped;
+  }
+  for (const AdmissionCheckRule& rule : state.spec->admission_checks) {
+    auto it = admission_checks_.find(rule.name);
+    if (it == admission_checks_.end()) {
+      return InactiveReason::kAdmissionCheckNotFound;
+    }
+    if (!it->second) {
+      return InactiveReason::kAdmissionCheckInactive;
+    }
   }
   if (flavor_missing_dirty_) {
     flavor_missing_.assign(cq_state_.size(), 0);
@@ -293,6 +313,17 @@ std::string Cluster::InactiveMessage(CqId cq) const {
       return "Cohort tree of \"" + Spec(cq).cohort +
              "\" contains a cycle: no new admissions in the whole tree; admitted workloads keep "
              "their quota";
+    case InactiveReason::kAdmissionCheckNotFound:
+    case InactiveReason::kAdmissionCheckInactive: {
+      std::string names;
+      for (const AdmissionCheckRule& rule : Spec(cq).admission_checks) {
+        auto it = admission_checks_.find(rule.name);
+        if (it == admission_checks_.end() || !it->second) {
+          names += (names.empty() ? "\"" : ", \"") + rule.name + "\"";
+        }
+      }
+      return "Can't admit new workloads: references missing or inactive AdmissionCheck(s) " + names;
+    }
     case InactiveReason::kFlavorNotFound: {
       std::string missing;
       for (FrSlot slot : declared_slots_[Index(ClusterQueueNode(cq))]) {

@@ -38,6 +38,8 @@ enum class InactiveReason : uint8_t {
   kFlavorNotFound,
   kStopped,
   kCohortCycle,
+  kAdmissionCheckNotFound,
+  kAdmissionCheckInactive,
 };
 const char* ToString(InactiveReason reason);
 
@@ -81,6 +83,7 @@ class Cluster {
   void DeleteClusterQueue(std::string_view name);
   void UpsertLocalQueue(const LocalQueueSpec& spec);
   void UpsertPriorityClass(const PriorityClassSpec& spec);
+  void UpsertAdmissionCheck(const AdmissionCheckSpec& spec);
   void Refresh();
 
   // --- Names and slots ---
@@ -183,6 +186,7 @@ class Cluster {
   mutable bool flavor_missing_dirty_ = true;
   std::vector<PriorityClassSpec> priority_classes_;
   ConfigurationSpec configuration_;
+  std::unordered_map<std::string, bool> admission_checks_;  // name -> active
   ResourceTree tree_;
 };
 

@@ -263,6 +263,23 @@ TEST(SchedulerTest, AdmissionChecksLeaveTheWorkloadQuotaReservedOnly) {
   EXPECT_TRUE(run.Entry(1, "w")->checks_pending);
 }
 
+TEST(SchedulerTest, ClusterQueueWithAMissingAdmissionCheckIsInactive) {
+  ScheduleRun run = Schedule(
+      Docs({kFlavor,
+            Cq("a", "", "10", "  admissionChecksStrategy:\n    admissionChecks:\n    - name: gone"),
+            Wl("w", "a", "1")}));
+  EXPECT_EQ(run.Entry(1, "w"), nullptr);  // never popped
+  EXPECT_FALSE(run.Reserved("w"));
+  engine::CqId a = *run.state.cluster->FindClusterQueue("a");
+  EXPECT_EQ(run.state.cluster->Inactive(a), engine::InactiveReason::kAdmissionCheckNotFound);
+}
+
+TEST(SchedulerTest, StoppedClusterQueueAdmitsNothing) {
+  ScheduleRun run =
+      Schedule(Docs({kFlavor, Cq("a", "", "10", "  stopPolicy: Hold"), Wl("w", "a", "1")}));
+  EXPECT_FALSE(run.Reserved("w"));
+}
+
 TEST(SchedulerTest, CohortReclaimEvictsTheBorrower) {
   ScheduleRun run =
       Schedule(Docs({kFlavor, Cq("a", "c", "10", "  preemption: {reclaimWithinCohort: Any}"),
