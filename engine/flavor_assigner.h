@@ -54,6 +54,11 @@ struct OracleResult {
 
 class PreemptionOracle {
  public:
+  PreemptionOracle() = default;
+  PreemptionOracle(const PreemptionOracle&) = delete;
+  PreemptionOracle& operator=(const PreemptionOracle&) = delete;
+  PreemptionOracle(PreemptionOracle&&) = delete;
+  PreemptionOracle& operator=(PreemptionOracle&&) = delete;
   virtual ~PreemptionOracle() = default;
   virtual OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
                                           Quantity amount) = 0;

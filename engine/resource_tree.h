@@ -148,6 +148,8 @@ class ResourceTree {
     ~GenerationFreeze() { --tree_.generation_freeze_; }
     GenerationFreeze(const GenerationFreeze&) = delete;
     GenerationFreeze& operator=(const GenerationFreeze&) = delete;
+    GenerationFreeze(GenerationFreeze&&) = delete;
+    GenerationFreeze& operator=(GenerationFreeze&&) = delete;
 
    private:
     ResourceTree& tree_;

@@ -7,10 +7,6 @@
 #include "engine/pod_requests.h"
 
 namespace engine {
-namespace {
-const std::vector<WorkloadId> kNone;
-}  // namespace
-
 std::optional<WorkloadId> WorkloadStore::Find(std::string_view key) const {
   auto it = by_key_.find(std::string(key));
   if (it == by_key_.end()) {
@@ -20,7 +16,8 @@ std::optional<WorkloadId> WorkloadStore::Find(std::string_view key) const {
 }
 
 const std::vector<WorkloadId>& WorkloadStore::Admitted(CqId cq) const {
-  return Index(cq) < admitted_.size() ? admitted_[Index(cq)] : kNone;
+  static const std::vector<WorkloadId> none;
+  return Index(cq) < admitted_.size() ? admitted_[Index(cq)] : none;
 }
 
 std::optional<CqId> WorkloadStore::ResolveQueue(const std::string& name_space,

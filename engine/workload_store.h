@@ -28,6 +28,8 @@ class WorkloadStore {
   explicit WorkloadStore(Cluster& cluster) : cluster_(cluster) {}
   WorkloadStore(const WorkloadStore&) = delete;
   WorkloadStore& operator=(const WorkloadStore&) = delete;
+  WorkloadStore(WorkloadStore&&) = delete;
+  WorkloadStore& operator=(WorkloadStore&&) = delete;
   ~WorkloadStore() = default;
 
   // Adds a workload. With `status.admission`, it is charged to that ClusterQueue right away.
