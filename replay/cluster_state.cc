@@ -78,6 +78,10 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
   }
   state.cluster->Refresh();
   for (engine::WorkloadId id : pending) {
+    const engine::Workload& w = state.store->Get(id);
+    if (!engine::IsValid(w.cluster_queue)) {
+      state.unroutable.push_back(w.key);
+    }
     state.queues->Push(id);
     ++state.workloads_queued;
   }

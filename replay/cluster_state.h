@@ -36,6 +36,8 @@ struct ClusterState {
   int workloads_reserved = 0;
   int workloads_queued = 0;
   int workloads_ignored = 0;  // finished or inactive: neither charged nor queued
+  // Pending workloads whose LocalQueue does not lead to an existing ClusterQueue ("ns/name").
+  std::vector<std::string> unroutable;
   engine::TimeMicros now = 0;
 
   bool ok() const { return load.ok() && workload_errors.empty(); }

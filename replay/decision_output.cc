@@ -283,6 +283,11 @@ std::string FormatScheduleText(const ClusterState& s, const std::vector<CycleRes
                        active.size(), fmt::join(active, ", "), inadmissible.size(),
                        fmt::join(inadmissible, ", "));
   }
+  if (!s.unroutable.empty()) {
+    any = true;
+    out += fmt::format("  no ClusterQueue (LocalQueue missing or pointing nowhere): {}\n",
+                       fmt::join(s.unroutable, ", "));
+  }
   if (!any) {
     out += "  nothing\n";
   }
@@ -308,6 +313,8 @@ void WriteScheduleJson(const ClusterState& s, const std::vector<CycleResult>& cy
   out.Int(s.workloads_queued);
   out.Key("reserved");
   out.Int(s.workloads_reserved);
+  out.Key("unroutable");
+  WriteStrings(s.unroutable, out);
   out.EndObject();
   out.Key("now");
   out.String(FormatRfc3339(s.now));

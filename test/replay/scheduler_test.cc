@@ -274,6 +274,13 @@ TEST(SchedulerTest, ClusterQueueWithAMissingAdmissionCheckIsInactive) {
   EXPECT_EQ(run.state.cluster->Inactive(a), engine::InactiveReason::kAdmissionCheckNotFound);
 }
 
+TEST(SchedulerTest, WorkloadWithoutALocalQueueIsReportedNotScheduled) {
+  ScheduleRun run = Schedule(Docs({kFlavor, Cq("a", "", "10"), Wl("lost", "nowhere", "1")}));
+  EXPECT_EQ(run.state.unroutable, std::vector<std::string>{"ns/lost"});
+  EXPECT_FALSE(run.Reserved("lost"));
+  EXPECT_NE(run.Json().find(R"("unroutable":["ns/lost"])"), std::string::npos);
+}
+
 TEST(SchedulerTest, StoppedClusterQueueAdmitsNothing) {
   ScheduleRun run =
       Schedule(Docs({kFlavor, Cq("a", "", "10", "  stopPolicy: Hold"), Wl("w", "a", "1")}));
