@@ -141,6 +141,14 @@ void QueueManager::LoadKeys(WorkloadId id, Entry& e) {
   }
 }
 
+bool QueueManager::LocalQueueStopped(const Workload& w) const {
+  if (w.spec == nullptr) {
+    return false;
+  }
+  const LocalQueueSpec* lq = cluster_.FindLocalQueue(w.spec->name_space, w.local_queue);
+  return lq != nullptr && lq->stop_policy != StopPolicy::kNone;
+}
+
 std::string QueueManager::OrphanKey(const Workload& w) const {
   std::string key = w.spec != nullptr ? w.spec->name_space : std::string();
   key += '/';
@@ -216,33 +224,6 @@ void QueueManager::Fix(CqQueue& q, uint32_t i) {
   }
 }
 
-void QueueManager::HashLink(CqQueue& q, WorkloadId id) {
-  Entry& e = entries_[Index(id)];
-  auto [it, inserted] = q.hash_heads.try_emplace(e.hash, id);
-  e.hash_prev = kInvalidId<WorkloadId>;
-  e.hash_next = inserted ? kInvalidId<WorkloadId> : it->second;
-  if (!inserted) {
-    entries_[Index(it->second)].hash_prev = id;
-    it->second = id;
-  }
-}
-
-void QueueManager::HashUnlink(CqQueue& q, WorkloadId id) {
-  Entry& e = entries_[Index(id)];
-  if (IsValid(e.hash_next)) {
-    entries_[Index(e.hash_next)].hash_prev = e.hash_prev;
-  }
-  if (IsValid(e.hash_prev)) {
-    entries_[Index(e.hash_prev)].hash_next = e.hash_next;
-  } else if (IsValid(e.hash_next)) {
-    q.hash_heads[e.hash] = e.hash_next;
-  } else {
-    q.hash_heads.erase(e.hash);
-  }
-  e.hash_prev = kInvalidId<WorkloadId>;
-  e.hash_next = kInvalidId<WorkloadId>;
-}
-
 void QueueManager::HeapPush(CqId cq, WorkloadId id) {
   CqQueue& q = EnsureCq(cq);
   Entry& e = entries_[Index(id)];
@@ -251,7 +232,7 @@ void QueueManager::HeapPush(CqId cq, WorkloadId id) {
   e.cq = cq;
   q.heap.push_back({e.order_time, e.priority, id});
   SiftUp(q, static_cast<uint32_t>(q.heap.size() - 1));
-  HashLink(q, id);
+  equivalents_.Link(cq, e.hash, id);
   ++active_count_;
 }
 
@@ -259,7 +240,7 @@ void QueueManager::HeapErase(CqQueue& q, WorkloadId id) {
   Entry& e = entries_[Index(id)];
   TALLY_DCHECK(e.location == QueueLocation::kActive);
   uint32_t i = e.pos;
-  HashUnlink(q, id);
+  equivalents_.Unlink(e.cq, e.hash, id);
   HeapNode last = q.heap.back();
   q.heap.pop_back();
   if (i < q.heap.size()) {
@@ -296,11 +277,7 @@ void QueueManager::InadmissibleErase(CqQueue& q, WorkloadId id) {
 void QueueManager::BulkMoveHash(CqId cq, uint64_t hash) {
   CqQueue& q = cqs_[Index(cq)];
   scratch_.clear();
-  auto it = q.hash_heads.find(hash);
-  for (WorkloadId id = it == q.hash_heads.end() ? kInvalidId<WorkloadId> : it->second; IsValid(id);
-       id = entries_[Index(id)].hash_next) {
-    scratch_.push_back(id);
-  }
+  equivalents_.Collect(cq, hash, scratch_);
   for (WorkloadId id : scratch_) {
     HeapErase(q, id);
     InadmissibleInsert(cq, id);
@@ -349,8 +326,8 @@ void QueueManager::Push(WorkloadId id, TimeMicros now) {
   }
   const Workload& w = store_.Get(id);
   const CqId cq = w.cluster_queue;
-  const bool valid_cq =
-      IsValid(cq) && Index(cq) < cluster_.num_cluster_queues() && cluster_.Exists(cq);
+  const bool valid_cq = IsValid(cq) && Index(cq) < cluster_.num_cluster_queues()
+                        && cluster_.Exists(cq) && !LocalQueueStopped(w);
   if (e.location == QueueLocation::kOrphan
       || (e.location != QueueLocation::kNone && (!valid_cq || e.cq != cq))) {
     Remove(id);  // reassigned to another queue, or its queue vanished: placed afresh below
@@ -367,11 +344,11 @@ void QueueManager::Push(WorkloadId id, TimeMicros now) {
   CqQueue& q = EnsureCq(cq);
   if (e.location == QueueLocation::kActive) {
     // An update of a heap member: refresh its keys (and hash) in place.
-    HashUnlink(q, id);
+    equivalents_.Unlink(cq, e.hash, id);
     LoadKeys(id, e);
     q.heap[e.pos].priority = e.priority;
     q.heap[e.pos].order_time = e.order_time;
-    HashLink(q, id);
+    equivalents_.Link(cq, e.hash, id);
     Fix(q, e.pos);
     return;
   }
@@ -532,7 +509,7 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
 void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
   const ResourceTree& tree = cluster_.tree();
   NodeId node = cluster_.ClusterQueueNode(cq);
-  if (!IsValid(node)) {
+  if (!IsValid(node) || tree.InCycle(node)) {
     return;  // Kueue ignores cohort trees with a cycle until the cycle is removed
   }
   // Depth-first over the root's subtree; children of a cohort are CQs and cohorts.
@@ -574,7 +551,7 @@ std::vector<WorkloadId> QueueManager::AdoptOrphans() {
   for (auto it = orphans_.begin(); it != orphans_.end();) {
     const Workload& first = store_.Get(*it->second.begin());
     std::optional<CqId> cq = store_.ResolveQueue(first.spec->name_space, first.local_queue);
-    if (!cq) {
+    if (!cq || LocalQueueStopped(first)) {
       ++it;
       continue;
     }

@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/equivalence_index.h"
 #include "engine/workload_spec.h"
 
 namespace engine {
@@ -104,11 +105,14 @@ class QueueManager {
   QueueManager(const Cluster& cluster, WorkloadStore& store);
   QueueManager(const QueueManager&) = delete;
   QueueManager& operator=(const QueueManager&) = delete;
+  QueueManager(QueueManager&&) = delete;  // borrows the Cluster and WorkloadStore
+  QueueManager& operator=(QueueManager&&) = delete;
   ~QueueManager();
 
   // A pending workload enters its ClusterQueue: the heap, or the inadmissible set (backoff not
-  // expired at `now`; BestEffortFIFO with a recorded hash). An invalid or deleted cluster_queue
-  // makes it an orphan of its LocalQueue "namespace/queueName". Computes
+  // expired at `now`; BestEffortFIFO with a recorded hash). An invalid or deleted cluster_queue,
+  // or a LocalQueue with a stopPolicy (§2.4), makes it an orphan of its LocalQueue
+  // "namespace/queueName" (after a LocalQueue stops, Push its workloads again). Computes
   // Workload::scheduling_hash if unset. Pushing a queued workload again re-reads its priority,
   // order time and backoff and re-places it (Kueue's PushOrUpdate after an update); pushing an
   // in-flight one does nothing.
@@ -145,9 +149,9 @@ class QueueManager {
   // Namespace check of QueueInadmissible; none set = every namespace matches.
   void SetNamespaceFilter(NamespaceFilter filter) { namespace_filter_ = std::move(filter); }
 
-  // Re-resolves every orphan's LocalQueue (WorkloadStore::ResolveQueue), sets its cluster_queue
-  // and puts the resolved ones straight into their heaps (Kueue's AddFromLocalQueue, which checks
-  // neither backoff nor hashes). Returns them in id order.
+  // Re-resolves every orphan's LocalQueue (WorkloadStore::ResolveQueue; a stopped one does not
+  // resolve), sets its cluster_queue and puts the resolved ones straight into their heaps (Kueue's
+  // AddFromLocalQueue, which checks neither backoff nor hashes). Returns them in id order.
   std::vector<WorkloadId> AdoptOrphans();
 
   // --- Introspection (output, tests) ---
@@ -171,24 +175,22 @@ class QueueManager {
     int32_t priority;
     WorkloadId id;
   };
+  // Per workload, 40 bytes (members ordered by size: no padding holes).
   struct Entry {
-    QueueLocation location = QueueLocation::kNone;
-    CqId cq = kInvalidId<CqId>;
-    uint32_t pos = 0;  // index in the CQ's heap or inadmissible vector
-    int32_t priority = 0;
-    int64_t order_time = 0;
+    int64_t order_time = 0;                                             // heap key 2
     TimeMicros backoff_until = std::numeric_limits<TimeMicros>::min();  // max = never
-    bool backoff_overridden = false;                                    // SetRequeueState
-    uint64_t hash = 0;
-    // Intrusive list of the heap members of one CQ with one hash.
-    WorkloadId hash_prev = kInvalidId<WorkloadId>;
-    WorkloadId hash_next = kInvalidId<WorkloadId>;
+    uint64_t hash = 0;                                                  // scheduling hash
+    CqId cq = kInvalidId<CqId>;
+    uint32_t pos = 0;      // index in the CQ's heap or inadmissible vector
+    int32_t priority = 0;  // heap key 1
+    QueueLocation location = QueueLocation::kNone;
+    bool backoff_overridden = false;  // set by SetRequeueState
   };
+  static_assert(sizeof(Entry) == 40);
   struct CqQueue {
     std::vector<HeapNode> heap;
     std::vector<WorkloadId> inadmissible;
-    std::unordered_map<uint64_t, WorkloadId> hash_heads;  // heap members by hash
-    std::unordered_set<uint64_t> recorded_hashes;         // §9.6 hashToBulkMoveReason
+    std::unordered_set<uint64_t> recorded_hashes;  // §9.6 hashToBulkMoveReason
     uint32_t inflight = 0;
     WorkloadId preemptor = kInvalidId<WorkloadId>;
     bool preemptor_sticky = false;
@@ -203,6 +205,8 @@ class QueueManager {
   bool IsBestEffort(CqId cq) const;
   bool BackoffExpired(const Entry& e, TimeMicros now) const { return now >= e.backoff_until; }
   void LoadKeys(WorkloadId id, Entry& e);
+  // §2.4: a LocalQueue with a stopPolicy is out of the queue manager.
+  bool LocalQueueStopped(const Workload& w) const;
   std::string OrphanKey(const Workload& w) const;
 
   // Heap primitives (REQUIRES: entries of the heap's members are up to date).
@@ -215,8 +219,6 @@ class QueueManager {
   void Fix(CqQueue& q, uint32_t i);
   void HeapPush(CqId cq, WorkloadId id);
   void HeapErase(CqQueue& q, WorkloadId id);
-  void HashLink(CqQueue& q, WorkloadId id);
-  void HashUnlink(CqQueue& q, WorkloadId id);
 
   void InadmissibleInsert(CqId cq, WorkloadId id);
   void InadmissibleErase(CqQueue& q, WorkloadId id);
@@ -228,8 +230,9 @@ class QueueManager {
 
   const Cluster& cluster_;
   WorkloadStore& store_;
-  std::vector<Entry> entries_;                                        // by WorkloadId
-  std::vector<CqQueue> cqs_;                                          // by CqId
+  std::vector<Entry> entries_;    // by WorkloadId
+  std::vector<CqQueue> cqs_;      // by CqId
+  EquivalenceIndex equivalents_;  // heap members by (cq, hash), for the §9.6 bulk moves
   std::map<std::string, std::set<WorkloadId>, std::less<>> orphans_;  // by "ns/localQueue"
   std::unordered_map<WorkloadId, std::string> orphan_keys_;           // orphan -> its key
   size_t active_count_ = 0;

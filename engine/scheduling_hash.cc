@@ -152,7 +152,11 @@ uint64_t ComputeSchedulingHash(const Workload& workload, const Cluster& cluster)
     h.Tag('r');
     h.U64(ps.per_pod.size());
     for (const ResourceAmount& r : ps.per_pod) {
-      h.Str(IsValid(r.resource) ? std::string_view(cluster.Name(r.resource)) : std::string_view());
+      if (IsValid(r.resource)) {
+        h.Str(cluster.Name(r.resource));
+      } else {
+        h.Str("");  // a resource that was never interned
+      }
       h.I64(r.amount.value());
     }
     if (ps.spec != nullptr) {

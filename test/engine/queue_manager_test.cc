@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -25,6 +26,16 @@ constexpr QueueingStrategy kBestEffort = QueueingStrategy::kBestEffortFifo;
 constexpr QueueingStrategy kStrict = QueueingStrategy::kStrictFifo;
 constexpr TimeMicros kSecond = 1'000'000;
 constexpr TimeMicros kNow = 1'000 * kSecond;
+
+// Concatenation without `const char* + std::string`, which trips GCC 12's -Wrestrict false positive
+// (PR 105329) at -O3.
+std::string Cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (std::string_view p : parts) {
+    out.append(p);
+  }
+  return out;
+}
 
 DecimalQuantity Dec(const char* text) {
   return ParseDecimalQuantity(text).value();
@@ -120,7 +131,7 @@ class QueueManagerTest : public ::testing::Test {
     group.flavors.push_back(flavor_quotas);
     cq.resource_groups.push_back(group);
     spec_.cluster_queues.push_back(cq);
-    spec_.local_queues.push_back(LocalQueue("lq-" + name, name));
+    spec_.local_queues.push_back(LocalQueue(Cat({"lq-", name}), name));
   }
   void Build() {
     cluster_.Apply(spec_);
@@ -134,7 +145,7 @@ class QueueManagerTest : public ::testing::Test {
     w.name = name;
     w.uid = o.uid.empty() ? name : o.uid;
     w.creation_time = o.created;
-    w.queue_name = o.queue.empty() ? "lq-" + cq : o.queue;
+    w.queue_name = o.queue.empty() ? Cat({"lq-", cq}) : o.queue;
     w.priority = o.priority;
     w.requeue_at = o.requeue_at;
     if (o.requeued_false) {
@@ -163,6 +174,7 @@ class QueueManagerTest : public ::testing::Test {
   CqId Id(const std::string& cq) const { return *cluster_.FindClusterQueue(cq); }
   std::vector<std::string> Names(const std::vector<WorkloadId>& ids) const {
     std::vector<std::string> out;
+    out.reserve(ids.size());
     for (WorkloadId id : ids) {
       out.push_back(store_->Get(id).spec->name);
     }
@@ -610,57 +622,70 @@ TEST(SchedulingHashTest, EqualForEquivalentAndDifferentOtherwise) {
   cluster.Apply(spec);
   WorkloadStore store(cluster);
   int n = 0;
+  // The base workload sets every hashed field, so that each variant below changes one value
+  // without changing any list length.
   auto hash = [&](auto mutate) {
     WorkloadSpec w;
     w.name_space = "ns";
-    w.name = "w" + std::to_string(n++);
+    w.name = Cat({"w", std::to_string(n++)});
     w.queue_name = "lq";
     w.priority = 3;
     PodSetSpec ps;
     ps.name = "main";
     ps.count = 2;
+    ps.min_count = 1;
     ps.resources.containers.push_back(Container("1"));
+    ps.node_selector["zone"] = "a";
+    NodeSelectorRequirement r;
+    r.key = "zone";
+    r.op = "In";
+    r.values = {"a"};
+    ps.required_affinity.emplace_back().match_expressions.push_back(r);
+    Toleration t;
+    t.key = "gpu";
+    t.op = "Exists";
+    ps.tolerations.push_back(t);
+    ps.priority_class_name = "high";
     w.pod_sets.push_back(ps);
     mutate(w);
     WorkloadId id = *store.Add(w);
     return ComputeSchedulingHash(store.Get(id), cluster);
   };
-  const uint64_t base = hash([](WorkloadSpec&) {});
+  using W = WorkloadSpec;
+  const uint64_t base = hash([](W&) {});
   EXPECT_NE(base, kSchedulingHashUnknown);
   // Name, uid, creation time and queue do not matter.
-  EXPECT_EQ(base, hash([](WorkloadSpec& w) {
+  EXPECT_EQ(base, hash([](W& w) {
               w.uid = "other";
               w.creation_time = 99;
             }));
   // "1000m" is "1".
-  EXPECT_EQ(base, hash([](WorkloadSpec& w) {
+  EXPECT_EQ(base, hash([](W& w) {
               w.pod_sets[0].resources.containers[0].requests = {{"cpu", Dec("1000m")}};
             }));
   // Every scheduling-relevant field does.
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.priority = 4; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].count = 3; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].name = "workers"; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].min_count = 1; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.reclaimable_pods["main"] = 1; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) {
+  EXPECT_NE(base, hash([](W& w) { w.priority = 4; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].count = 3; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].name = "workers"; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].min_count = 2; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].min_count = std::nullopt; }));
+  EXPECT_NE(hash([](W& w) { w.pod_sets[0].min_count = 0; }),
+            hash([](W& w) { w.pod_sets[0].min_count = std::nullopt; }));
+  EXPECT_NE(base, hash([](W& w) { w.reclaimable_pods["main"] = 1; }));
+  EXPECT_NE(base, hash([](W& w) {
               w.pod_sets[0].resources.containers[0].requests = {{"cpu", Dec("2")}};
             }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].node_selector["zone"] = "a"; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) {
-              NodeSelectorRequirement r;
-              r.key = "zone";
-              r.op = "In";
-              r.values = {"a"};
-              w.pod_sets[0].required_affinity.emplace_back().match_expressions.push_back(r);
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].node_selector["zone"] = "b"; }));
+  EXPECT_NE(base, hash([](W& w) {
+              w.pod_sets[0].required_affinity[0].match_expressions[0].key = "region";
             }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) {
-              Toleration t;
-              t.key = "gpu";
-              t.op = "Exists";
-              w.pod_sets[0].tolerations.push_back(t);
+  EXPECT_NE(base, hash([](W& w) {
+              w.pod_sets[0].required_affinity[0].match_expressions[0].values = {"b"};
             }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets[0].priority_class_name = "high"; }));
-  EXPECT_NE(base, hash([](WorkloadSpec& w) { w.pod_sets.push_back(w.pod_sets[0]); }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].tolerations[0].key = "tpu"; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].tolerations[0].effect = "NoSchedule"; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].priority_class_name = "low"; }));
+  EXPECT_NE(base, hash([](W& w) { w.pod_sets.push_back(w.pod_sets[0]); }));
 }
 
 // --- §5.2 inadmissible-requeue scope -------------------------------------------------------
@@ -677,7 +702,7 @@ TEST_F(QueueManagerTest, QueueInadmissibleCoversTheWholeCohortTreeOnly) {
   Build();
   std::vector<WorkloadId> ws;
   for (const char* cq : {"a", "b", "c", "d"}) {
-    ws.push_back(Push(std::string("w-") + cq, cq));
+    ws.push_back(Push(Cat({"w-", cq}), cq));
   }
   for (WorkloadId h : queues_->PopHeads(++cycle_)) {
     queues_->Requeue(h, R::kNoFit, kNow, cycle_);
@@ -754,6 +779,24 @@ TEST_F(QueueManagerTest, WorkloadsWithoutAQueueAreOrphansUntilAdopted) {
   EXPECT_EQ(Names(queues_->PopHeads(1)), (V{"o1"}));
 }
 
+TEST_F(QueueManagerTest, WorkloadsOfAStoppedLocalQueueAreOrphans) {
+  Cq("cq");
+  spec_.local_queues.push_back(LocalQueue("lq-held", "cq"));
+  spec_.local_queues.back().stop_policy = StopPolicy::kHold;
+  Build();
+  WorkloadId held = Push("held", "cq", O().Queue("lq-held"));
+  WorkloadId open = Push("open", "cq");
+  EXPECT_EQ(queues_->Location(held), L::kOrphan);
+  EXPECT_EQ(queues_->Location(open), L::kActive);
+  EXPECT_TRUE(queues_->AdoptOrphans().empty());  // still stopped
+  LocalQueueSpec resumed = LocalQueue("lq-held", "cq");
+  ClusterSpec change;
+  change.local_queues.push_back(resumed);
+  cluster_.Apply(change);
+  EXPECT_EQ(queues_->AdoptOrphans(), std::vector<WorkloadId>{held});
+  EXPECT_EQ(Active("cq"), (V{"held", "open"}));
+}
+
 TEST_F(QueueManagerTest, RemoveFromEveryLocation) {
   Cq("cq");
   Build();
@@ -782,17 +825,77 @@ TEST_F(QueueManagerTest, PushAgainRefreshesKeys) {
   EXPECT_EQ(queues_->PendingCount(Id("cq")), 2u);
 }
 
+// Bulk moves stay exact under heavy churn: enough (cq, hash) keys to grow the hash index several
+// times, with collisions and deletions in its probe runs.
+TEST_F(QueueManagerTest, HashBulkMovesStayExactUnderChurn) {
+  const std::vector<std::string> cqs = {"c0", "c1", "c2", "c3"};
+  for (const std::string& cq : cqs) {
+    Cq(cq);
+  }
+  Build();
+  std::mt19937 rng(11);
+  std::vector<WorkloadId> ids;
+  std::vector<std::string> cpus;
+  for (int i = 0; i < 3000; ++i) {
+    cpus.push_back(Cat({std::to_string(1 + rng() % 300), "00m"}));
+    ids.push_back(Add(Cat({"w", std::to_string(i)}), cqs[rng() % cqs.size()],
+                      O().At(static_cast<TimeMicros>(rng() % 1000)).Cpu(cpus.back().c_str())));
+  }
+  for (int step = 0; step < 30000; ++step) {
+    WorkloadId id = ids[rng() % ids.size()];
+    if (queues_->Location(id) == L::kNone) {
+      queues_->Push(id, kNow);
+    } else if (rng() % 3 == 0) {
+      queues_->Remove(id);
+    }
+  }
+  for (int round = 0; round < 40; ++round) {
+    for (const std::string& cq : cqs) {
+      std::vector<WorkloadId> before = queues_->PendingActive(Id(cq));
+      if (before.empty()) {
+        continue;
+      }
+      WorkloadId head = PopOne(cq);
+      const uint64_t hash = store_->Get(head).scheduling_hash;
+      std::vector<WorkloadId> expected_active;
+      for (WorkloadId id : before) {
+        if (store_->Get(id).scheduling_hash != hash) {
+          expected_active.push_back(id);
+        }
+      }
+      std::vector<WorkloadId> inadmissible_before = queues_->PendingInadmissible(Id(cq));
+      queues_->Requeue(head, R::kNoFit, kNow, cycle_);
+      ASSERT_EQ(queues_->PendingActive(Id(cq)), expected_active) << cq << " round " << round;
+      ASSERT_EQ(queues_->PendingInadmissible(Id(cq)).size(),
+                inadmissible_before.size() + (before.size() - expected_active.size()));
+    }
+    // Some churn between rounds, including re-pushes into recorded hashes.
+    for (int k = 0; k < 200; ++k) {
+      WorkloadId id = ids[rng() % ids.size()];
+      if (queues_->Location(id) == L::kNone) {
+        queues_->Push(id, kNow);
+      } else if (queues_->Location(id) == L::kActive) {
+        queues_->Remove(id);
+      }
+    }
+    if (round % 10 == 9) {
+      queues_->QueueAllInadmissible(kNow, cycle_);
+    }
+  }
+}
+
 // Random pushes, removals, pops and key updates in one CQ against a sorted reference.
 TEST_F(QueueManagerTest, RandomOperationsMatchSortedReference) {
   Cq("cq");
   Build();
   std::mt19937 rng(7);
   std::vector<WorkloadId> ids;
+  ids.reserve(300);
   for (int i = 0; i < 300; ++i) {
-    ids.push_back(Add("w" + std::to_string(i), "cq",
+    ids.push_back(Add(Cat({"w", std::to_string(i)}), "cq",
                       O().Prio(static_cast<int32_t>(rng() % 4))
                           .At(static_cast<TimeMicros>(rng() % 8))
-                          .Uid("u" + std::to_string(rng() % 50) + "-" + std::to_string(i))));
+                          .Uid(Cat({"u", std::to_string(rng() % 50), "-", std::to_string(i)}))));
   }
   std::vector<WorkloadId> reference;
   auto less = [&](WorkloadId a, WorkloadId b) {
