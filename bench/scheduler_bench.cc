@@ -129,8 +129,8 @@ const engine::ClusterSpec& Spec() {
   return spec;
 }
 
-// One full cycle (the 4th: quota partly used): 1,000 heads nominated, ordered and processed. The state is rebuilt between
-// iterations (outside the timing) because a cycle admits workloads.
+// One full cycle (the 4th: quota partly used): 1,000 heads nominated, ordered and processed. The
+// state is rebuilt between iterations (outside the timing) because a cycle admits workloads.
 void BM_Scheduler_Cycle_1000Cq_10000Pending(benchmark::State& state) {
   int64_t entries = 0;
   int64_t admitted = 0;
