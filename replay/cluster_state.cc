@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "replay/decision_output.h"
+#include "replay/time_parse.h"
 
 namespace replay {
 namespace {
@@ -86,6 +88,28 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
     ++state.workloads_queued;
   }
   return state;
+}
+
+int LoadStateForCommand(const std::vector<std::string>& files,
+                        const std::optional<std::string>& now, bool kueue_scan_reset,
+                        ClusterState& state) {
+  ClusterStateOptions options;
+  options.files = files;
+  options.scheduler.cohort_generation_resets_scan = !kueue_scan_reset;
+  if (now) {
+    engine::StatusOr<engine::TimeMicros> t = ParseRfc3339(*now);
+    if (!t.ok()) {
+      std::fprintf(stderr, "error: --now: %s\n", t.status().message().c_str());
+      return 2;
+    }
+    options.now = *t;
+  }
+  state = BuildClusterState(options);
+  if (!state.ok()) {
+    PrintLoadErrors(state);
+    return 1;
+  }
+  return 0;
 }
 
 std::vector<engine::CycleResult> RunCycles(ClusterState& state, int cycles_wanted) {

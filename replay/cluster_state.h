@@ -48,6 +48,13 @@ ClusterState BuildClusterState(const ClusterStateOptions& options);
 // Builds from manifests already loaded (options.files is ignored).
 ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& options);
 
+// The command-line front of BuildClusterState shared by `schedule` and `explain`: parses `now`
+// (RFC 3339) and builds. Returns the exit status to use on failure (2 for a bad --now, 1 for
+// invalid input, after printing the errors), or 0 with `state` built.
+int LoadStateForCommand(const std::vector<std::string>& files,
+                        const std::optional<std::string>& now, bool kueue_scan_reset,
+                        ClusterState& state);
+
 // Runs `cycles` scheduling cycles at state.now, or, with 0, until another cycle cannot change
 // anything (nothing admitted or evicted, no scan with flavors left, no unseen heads; at most
 // 10,000). Cycles that had no heads are not returned.

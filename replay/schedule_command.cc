@@ -12,21 +12,10 @@
 namespace replay {
 
 int RunSchedule(const ScheduleOptions& options) {
-  ClusterStateOptions state_options;
-  state_options.files = options.files;
-  state_options.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
-  if (options.now) {
-    engine::StatusOr<engine::TimeMicros> t = ParseRfc3339(*options.now);
-    if (!t.ok()) {
-      std::fprintf(stderr, "error: --now: %s\n", t.status().message().c_str());
-      return 2;
-    }
-    state_options.now = *t;
-  }
-  ClusterState state = BuildClusterState(state_options);
-  if (!state.ok()) {
-    PrintLoadErrors(state);
-    return 1;
+  ClusterState state;
+  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset, state);
+      status != 0) {
+    return status;
   }
   std::vector<engine::CycleResult> cycles = RunCycles(state, options.cycles);
   if (options.output == "json") {
