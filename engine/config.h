@@ -183,9 +183,22 @@ struct ResourcesConfigSpec {
   QuotaCheckStrategy quota_check_strategy = QuotaCheckStrategy::kBlockUndeclared;
 };
 
+// Configuration waitForPodsReady (kueue-semantics.md §9.1). Kueue's v1beta2 defaulting turns it
+// on (timeout 30 min); v1beta1 needs `enable: true`. Times in microseconds.
+struct WaitForPodsReadySpec {
+  bool enable = true;
+  int64_t timeout = 30LL * 60 * 1'000'000;
+  bool block_admission = false;
+  bool requeue_by_eviction_time = true;        // requeuingStrategy.timestamp: Eviction (default)
+  std::optional<int32_t> backoff_limit_count;  // nil: requeue forever
+  int64_t backoff_base = 60LL * 1'000'000;
+  int64_t backoff_max = 3600LL * 1'000'000;
+};
+
 struct ConfigurationSpec {
   bool present = false;
   ResourcesConfigSpec resources;
+  WaitForPodsReadySpec wait_for_pods_ready;
   bool fair_sharing = false;  // `fairSharing` present (v1beta1: enable: true)
   SourceRef source;
 };

@@ -401,6 +401,18 @@ void QueueManager::Remove(WorkloadId id) {
   }
 }
 
+void QueueManager::Forget(WorkloadId id) {
+  Remove(id);
+  if (Index(id) >= entries_.size()) {
+    return;
+  }
+  Entry& e = entries_[Index(id)];
+  if (IsValid(e.cq) && Index(e.cq) < cqs_.size() && cqs_[Index(e.cq)].preemptor == id) {
+    ClearPreemptor(cqs_[Index(e.cq)]);
+  }
+  e = Entry{};
+}
+
 const std::vector<CqId>& QueueManager::CqsByName() {
   if (cqs_by_name_.size() != cluster_.num_cluster_queues()) [[unlikely]] {
     cqs_by_name_.clear();

@@ -120,6 +120,9 @@ class QueueManager {
   // Drops the workload from wherever it is queued (deleted, admitted, deactivated) and clears it
   // as preemptor. No-op if not queued.
   void Remove(WorkloadId id);
+  // Remove, and drop everything known about the workload (preemptor mark, backoff override):
+  // before WorkloadStore::Erase, whose id may then be reused.
+  void Forget(WorkloadId id);
 
   // Pops one head per ClusterQueue that exists, is active (Cluster::Inactive == kNone) and has a
   // non-empty heap, in ascending CQ name order. The heads become in-flight.

@@ -347,6 +347,9 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     if (mode == AssignmentMode::kPreempt) {
       for (const PreemptionTarget& t : entry.targets) {
         claimed.push_back(t.workload);
+        if (options_.defer_victim_release && Contains(store_.Evicting(), t.workload)) {
+          continue;  // evicted in an earlier cycle, still stopping
+        }
         result.evictions.push_back({t.workload, entry.workload, t.reason});
       }
       // The preemptor's usage counts for the rest of the cycle (not in the cache).
@@ -356,7 +359,8 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
       entry.reason = RequeueReason::kPendingPreemption;
       entry.message = fmt::format("Pending the preemption of {} workload(s)", entry.targets.size());
       queues_.SetPreemptor(entry.cq, entry.workload);
-      result.changed = true;
+      result.changed =
+          result.changed || !options_.defer_victim_release || !result.evictions.empty();
       continue;
     }
     Admit(entry, now);
@@ -373,11 +377,11 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   }
   std::vector<CqId> freed;
   for (const Eviction& e : result.evictions) {
-    Workload& victim = store_.Get(e.victim);
-    CqId cq = victim.cluster_queue;
-    store_.Release(e.victim);
-    queues_.Push(e.victim);
-    freed.push_back(cq);
+    if (options_.defer_victim_release) {
+      store_.MarkEvicting(e.victim);
+      continue;
+    }
+    freed.push_back(FinishEviction(e.victim, now));
   }
   for (CycleEntry& entry : entries) {
     if (entry.outcome == EntryOutcome::kAdmitted) {
@@ -397,6 +401,13 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   }
   result.entries = std::move(entries);
   return result;
+}
+
+CqId Scheduler::FinishEviction(WorkloadId victim, TimeMicros /*now*/) {
+  CqId cq = store_.Get(victim).cluster_queue;
+  store_.Release(victim);
+  queues_.Push(victim);  // Requeued=True after a preemption: no backoff
+  return cq;
 }
 
 }  // namespace engine

@@ -39,6 +39,12 @@ struct SchedulerOptions {
   // generation bump only resets it once the state is at least 2 cycles old.
   bool preserve_scan_progress = true;
   QuotaCheckStrategy quota_check = QuotaCheckStrategy::kBlockUndeclared;
+  // false (tally schedule): victims release their quota and are requeued at the end of the cycle
+  // that evicted them, and their trees' inadmissible workloads are requeued at once.
+  // true (the replay simulator): victims are only marked evicting and keep their quota; the
+  // caller releases them when their pods have stopped (FinishEviction) and applies Kueue's
+  // inadmissible-requeue batch delay. CycleResult::evictions then lists only new evictions.
+  bool defer_victim_release = false;
 };
 
 // What happened to one head in a cycle.
@@ -91,7 +97,12 @@ class Scheduler {
   // Nomination of one workload at this instant, without side effects (for `tally explain`).
   CycleEntry Evaluate(WorkloadId id, TimeMicros now);
 
+  // Deferred mode: the victim's pods have stopped. Releases its quota and puts it back in its
+  // queue (Requeued=True: no backoff). Returns its ClusterQueue (for the inadmissible requeue).
+  CqId FinishEviction(WorkloadId victim, TimeMicros now);
+
   int64_t cycle() const { return cycle_; }
+  const SchedulerOptions& options() const { return options_; }
 
  private:
   CycleEntry Nominate(WorkloadId id, TimeMicros now, Preemptor& preemptor);

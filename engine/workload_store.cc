@@ -78,10 +78,19 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
       cluster_.InternResource(a.resource);
     }
   }
-  specs_.push_back(std::move(spec));
-  const WorkloadSpec& s = specs_.back();
+  WorkloadId id;
+  if (free_ids_.empty()) {
+    id = MakeId<WorkloadId>(static_cast<uint32_t>(workloads_.size()));
+    workloads_.emplace_back();
+    specs_.emplace_back();
+  } else {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+  }
+  ++live_;
+  specs_[Index(id)] = std::make_unique<WorkloadSpec>(std::move(spec));
+  const WorkloadSpec& s = *specs_[Index(id)];
   auto w = std::make_unique<Workload>();
-  WorkloadId id = MakeId<WorkloadId>(static_cast<uint32_t>(workloads_.size()));
   w->id = id;
   w->key = key;
   w->uid = s.uid.empty() ? key : s.uid;
@@ -101,7 +110,7 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   }
   BuildRequests(*w);
   Workload& ref = *w;
-  workloads_.push_back(std::move(w));
+  workloads_[Index(id)] = std::move(w);
   by_key_.emplace(key, id);
 
   if (s.admission) {
@@ -151,7 +160,7 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
     cluster_.Refresh();  // InternSlot may have widened the tree
     Reserve(id, *cq, std::move(admitted), std::move(usage), reserved_at);
     if (const ConditionSpec* evicted = s.Condition("Evicted"); evicted && evicted->status) {
-      evicting_.push_back(id);
+      MarkEvicting(id);
     }
   }
   return id;
@@ -186,6 +195,25 @@ void WorkloadStore::Release(WorkloadId id) {
   }
   w.admitted.clear();
   w.usage.clear();
+}
+
+void WorkloadStore::MarkEvicting(WorkloadId id) {
+  if (Get(id).quota_reserved
+      && std::find(evicting_.begin(), evicting_.end(), id) == evicting_.end()) {
+    evicting_.push_back(id);
+  }
+}
+
+void WorkloadStore::Erase(WorkloadId id) {
+  if (!Contains(id)) {
+    return;
+  }
+  Release(id);
+  by_key_.erase(Get(id).key);
+  workloads_[Index(id)].reset();
+  specs_[Index(id)].reset();
+  free_ids_.push_back(id);
+  --live_;
 }
 
 }  // namespace engine

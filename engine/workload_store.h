@@ -8,7 +8,6 @@
 // Thread safety: none; owned by one shard.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,11 +40,23 @@ class WorkloadStore {
                std::vector<SlotAmount> usage, TimeMicros now);
   // Releases the reservation (finished, evicted, deactivated) and frees its quota.
   void Release(WorkloadId id);
+  // Marks a reserved workload as being evicted (Evicted=True, pods stopping): it keeps its quota
+  // until Release, and preemption counts it as a victim already on its way out (§7.2).
+  void MarkEvicting(WorkloadId id);
+  // Forgets a workload (deleted, or finished and no longer needed): releases its reservation,
+  // frees its spec and requests, and recycles its id for a later Add. REQUIRES: the queue
+  // manager no longer holds it (QueueManager::Forget). Keeps memory bounded in long replays.
+  void Erase(WorkloadId id);
+  bool Contains(WorkloadId id) const {
+    return Index(id) < workloads_.size() && workloads_[Index(id)] != nullptr;
+  }
 
   Workload& Get(WorkloadId id) { return *workloads_[Index(id)]; }
   const Workload& Get(WorkloadId id) const { return *workloads_[Index(id)]; }
   std::optional<WorkloadId> Find(std::string_view key) const;
+  // One past the largest id handed out (erased ids included): the size of id-indexed arrays.
   uint32_t size() const { return static_cast<uint32_t>(workloads_.size()); }
+  uint32_t live() const { return live_; }
 
   // Reserved workloads already being evicted (Evicted=True in their status): preemption orders
   // them first (§7.2) and counts them as done.
@@ -63,8 +74,11 @@ class WorkloadStore {
   void BuildRequests(Workload& w) const;
 
   Cluster& cluster_;
-  std::deque<WorkloadSpec> specs_;  // stable addresses: Workload::spec points here
+  // By WorkloadId; null once erased. Specs live on the heap: Workload::spec points into them.
+  std::vector<std::unique_ptr<WorkloadSpec>> specs_;
   std::vector<std::unique_ptr<Workload>> workloads_;
+  std::vector<WorkloadId> free_ids_;  // erased ids, reused last-in first-out
+  uint32_t live_ = 0;
   std::unordered_map<std::string, WorkloadId> by_key_;
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;

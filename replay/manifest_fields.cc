@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "replay/time_parse.h"
+
 namespace replay::internal {
 namespace {
 
@@ -509,6 +511,65 @@ bool ParsePriorityClass(const YAML::Node& obj, ObjectContext& ctx, engine::Clust
   return true;
 }
 
+namespace {
+
+std::optional<int64_t> DurationField(ObjectContext& ctx, const YAML::Node& node,
+                                     const std::string& path) {
+  if (!Present(node)) {
+    return std::nullopt;
+  }
+  std::optional<std::string> text = ctx.String(node, path);
+  if (!text) {
+    return std::nullopt;
+  }
+  engine::StatusOr<int64_t> d = ParseGoDuration(*text);
+  if (!d.ok()) {
+    ctx.Error(node, path, d.status().message());
+    return std::nullopt;
+  }
+  return *d;
+}
+
+void ParseWaitForPodsReady(const YAML::Node& obj, ObjectContext& ctx,
+                           engine::ConfigurationSpec& config) {
+  engine::WaitForPodsReadySpec& out = config.wait_for_pods_ready;
+  out.enable = ctx.api_version() != kConfigV1beta1;
+  const std::string path = "waitForPodsReady";
+  std::optional<YAML::Node> w = OptionalMap(ctx, obj, "waitForPodsReady", path);
+  if (!w.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*w, path,
+                {"enable", "timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout"});
+  out.enable = ctx.Bool(Get(*w, "enable"), Child(path, "enable")).value_or(true);
+  out.timeout =
+      DurationField(ctx, Get(*w, "timeout"), Child(path, "timeout")).value_or(out.timeout);
+  out.block_admission =
+      ctx.Bool(Get(*w, "blockAdmission"), Child(path, "blockAdmission")).value_or(false);
+  const std::string rs_path = Child(path, "requeuingStrategy");
+  std::optional<YAML::Node> rs = OptionalMap(ctx, *w, "requeuingStrategy", rs_path);
+  if (!rs.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*rs, rs_path,
+                {"timestamp", "backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"});
+  out.requeue_by_eviction_time = ctx.Enum<bool>(Get(*rs, "timestamp"), Child(rs_path, "timestamp"),
+                                                {{"Eviction", true}, {"Creation", false}})
+                                     .value_or(true);
+  if (Present(Get(*rs, "backoffLimitCount"))) {
+    out.backoff_limit_count =
+        ctx.Int32(Get(*rs, "backoffLimitCount"), Child(rs_path, "backoffLimitCount"));
+  }
+  if (auto base = ctx.Int32(Get(*rs, "backoffBaseSeconds"), Child(rs_path, "backoffBaseSeconds"))) {
+    out.backoff_base = int64_t{*base} * 1'000'000;
+  }
+  if (auto max = ctx.Int32(Get(*rs, "backoffMaxSeconds"), Child(rs_path, "backoffMaxSeconds"))) {
+    out.backoff_max = int64_t{*max} * 1'000'000;
+  }
+}
+
+}  // namespace
+
 bool ParseConfiguration(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
   engine::ConfigurationSpec& config = spec.configuration;
   config = engine::ConfigurationSpec{};
@@ -522,6 +583,7 @@ bool ParseConfiguration(const YAML::Node& obj, ObjectContext& ctx, engine::Clust
       ctx.CheckKeys(*fs, "fairSharing", {"preemptionStrategies"});
     }
   }
+  ParseWaitForPodsReady(obj, ctx, config);
   std::optional<YAML::Node> res = OptionalMap(ctx, obj, "resources", "resources");
   if (!res.has_value()) {
     return true;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace replay {
 namespace {
 
@@ -192,6 +194,171 @@ std::string FormatRfc3339(int64_t micros) {
     out += fmt::format(".{:06}", fraction);
   }
   out += "Z";
+  return out;
+}
+
+namespace {
+
+// Parses "<digits>[.<digits>]" at `pos` into micro-units of `unit_micros` per unit (the
+// fraction is truncated below a microsecond). Returns false on no digits or overflow.
+bool ScaledDecimal(std::string_view s, size_t& pos, int64_t unit_micros, int64_t& out) {
+  size_t start = pos;
+  __int128 whole = 0;
+  while (pos < s.size() && IsDigit(s[pos])) {
+    whole = whole * 10 + (s[pos] - '0');
+    if (whole > INT64_MAX) {
+      return false;
+    }
+    ++pos;
+  }
+  bool any = pos > start;
+  __int128 value = whole * unit_micros;
+  if (pos < s.size() && s[pos] == '.') {
+    ++pos;
+    __int128 scale = unit_micros;
+    __int128 numerator = 0;
+    __int128 denominator = 1;
+    while (pos < s.size() && IsDigit(s[pos])) {
+      any = true;
+      if (denominator < 1'000'000'000'000'000'000LL) {
+        numerator = numerator * 10 + (s[pos] - '0');
+        denominator *= 10;
+      }
+      ++pos;
+    }
+    value += numerator * scale / denominator;
+  }
+  if (!any || value > INT64_MAX) {
+    return false;
+  }
+  out = static_cast<int64_t>(value);
+  return true;
+}
+
+}  // namespace
+
+engine::StatusOr<int64_t> ParseGoDuration(std::string_view text) {
+  if (text == "0") {
+    return int64_t{0};
+  }
+  if (text.empty()) {
+    return engine::InvalidArgument("empty duration");
+  }
+  size_t pos = 0;
+  __int128 total = 0;
+  while (pos < text.size()) {
+    int64_t per_unit = 0;
+    size_t number_start = pos;
+    // Parse the number in nanosecond-free form first: find the unit, then scale.
+    size_t unit_start = pos;
+    while (unit_start < text.size() && (IsDigit(text[unit_start]) || text[unit_start] == '.')) {
+      ++unit_start;
+    }
+    size_t unit_end = unit_start;
+    while (unit_end < text.size() && !IsDigit(text[unit_end]) && text[unit_end] != '.') {
+      ++unit_end;
+    }
+    std::string_view unit = text.substr(unit_start, unit_end - unit_start);
+    int64_t unit_micros = 0;
+    bool nanos = false;
+    if (unit == "h") {
+      unit_micros = 3'600'000'000LL;
+    } else if (unit == "m") {
+      unit_micros = 60'000'000LL;
+    } else if (unit == "s") {
+      unit_micros = 1'000'000LL;
+    } else if (unit == "ms") {
+      unit_micros = 1'000LL;
+    } else if (unit == "us" || unit == "\u00b5s" || unit == "\u03bcs") {
+      unit_micros = 1;
+    } else if (unit == "ns") {
+      unit_micros = 1;
+      nanos = true;
+    } else {
+      return engine::InvalidArgument(
+          unit.empty() ? fmt::format("duration \"{}\" has a number without a unit", text)
+                       : fmt::format("duration \"{}\" has an unknown unit \"{}\"", text, unit));
+    }
+    std::string_view number = text.substr(number_start, unit_start - number_start);
+    size_t npos = 0;
+    if (!ScaledDecimal(number, npos, unit_micros, per_unit) || npos != number.size()) {
+      return engine::InvalidArgument(fmt::format("duration \"{}\" is not valid", text));
+    }
+    total += nanos ? per_unit / 1000 : per_unit;
+    if (total > INT64_MAX) {
+      return engine::InvalidArgument(fmt::format("duration \"{}\" is too large", text));
+    }
+    pos = unit_end;
+  }
+  return static_cast<int64_t>(total);
+}
+
+engine::StatusOr<int64_t> ParseDecimalSeconds(std::string_view text) {
+  size_t pos = 0;
+  int64_t out = 0;
+  if (!text.empty() && text[0] == '-') {
+    return engine::InvalidArgument(fmt::format("\"{}\" is negative", text));
+  }
+  // Exponent notation (1.7e9) is valid JSON: accept it through the exact integer path when it
+  // yields a whole number of microseconds, else reject rather than round.
+  size_t e = text.find_first_of("eE");
+  if (e != std::string_view::npos) {
+    std::string_view mantissa = text.substr(0, e);
+    std::string_view exponent_text = text.substr(e + 1);
+    int exponent = 0;
+    auto [p, ec] = std::from_chars(exponent_text.data(),
+                                   exponent_text.data() + exponent_text.size(), exponent);
+    if (ec != std::errc() || p != exponent_text.data() + exponent_text.size() || exponent > 18
+        || exponent < -6) {
+      return engine::InvalidArgument(fmt::format("\"{}\" is not a number of seconds", text));
+    }
+    int64_t scale = 1'000'000;
+    int64_t divide = 1;
+    for (int i = 0; i < exponent; ++i) {
+      scale *= 10;
+    }
+    for (int i = 0; i > exponent; --i) {
+      divide *= 10;
+    }
+    if (!ScaledDecimal(mantissa, pos, scale, out) || pos != mantissa.size()) {
+      return engine::InvalidArgument(fmt::format("\"{}\" is not a number of seconds", text));
+    }
+    return out / divide;
+  }
+  if (!ScaledDecimal(text, pos, 1'000'000, out) || pos != text.size()) {
+    return engine::InvalidArgument(fmt::format("\"{}\" is not a number of seconds", text));
+  }
+  return out;
+}
+
+std::string FormatDuration(int64_t micros) {
+  if (micros == 0) {
+    return "0s";
+  }
+  std::string out;
+  int64_t hours = micros / 3'600'000'000LL;
+  micros %= 3'600'000'000LL;
+  int64_t minutes = micros / 60'000'000LL;
+  micros %= 60'000'000LL;
+  if (hours > 0) {
+    out += fmt::format("{}h", hours);
+  }
+  if (minutes > 0) {
+    out += fmt::format("{}m", minutes);
+  }
+  if (micros > 0) {
+    int64_t seconds = micros / 1'000'000;
+    int64_t fraction = micros % 1'000'000;
+    if (fraction == 0) {
+      out += fmt::format("{}s", seconds);
+    } else {
+      std::string f = fmt::format("{:06d}", fraction);
+      while (f.back() == '0') {
+        f.pop_back();
+      }
+      out += fmt::format("{}.{}s", seconds, f);
+    }
+  }
   return out;
 }
 

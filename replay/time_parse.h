@@ -27,4 +27,17 @@ engine::StatusOr<int64_t> ParseRfc3339(std::string_view text);
 // only when the value has one ("...:17.250000Z").
 std::string FormatRfc3339(int64_t micros);
 
+// A Go duration string (time.ParseDuration) in microseconds: a sequence of decimal numbers with
+// optional fraction and a unit each — "300ms", "1.5h", "2h45m", "10us" (also "µs"), "0". Units:
+// ns (rounded down to microseconds), us, ms, s, m, h. No sign (durations here are never
+// negative); overflow is an error.
+engine::StatusOr<int64_t> ParseGoDuration(std::string_view text);
+
+// Seconds as a number (events' `time` and durations): exact to the microsecond for the decimal
+// text ("1767603601.25"), so that no floating-point rounding reaches the virtual clock.
+engine::StatusOr<int64_t> ParseDecimalSeconds(std::string_view text);
+
+// "1h2m3.5s" style, the inverse of ParseGoDuration for messages and reports ("0s" for 0).
+std::string FormatDuration(int64_t micros);
+
 }  // namespace replay
