@@ -79,6 +79,8 @@ struct WorkloadSpec {
   std::string name;
   std::string uid;  // metadata.uid; the loader makes "<namespace>/<name>" when absent
   TimeMicros creation_time = 0;
+  // metadata.labels["tally.dev/class"]: the workload class replay reports group by ("" = none).
+  std::string workload_class;
   std::string queue_name;  // spec.queueName (a LocalQueue in the same namespace)
   // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind:
   // "WorkloadPriorityClass" or "PriorityClass" (the pod one).

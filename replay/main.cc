@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "replay/explain_command.h"
+#include "replay/generate_command.h"
+#include "replay/replay_command.h"
 #include "replay/schedule_command.h"
 #include "replay/validate_command.h"
 
@@ -62,6 +64,92 @@ int Run(int argc, char** argv) {
   explain_cmd->add_option("-o,--output", explain.output, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
 
+  replay::GenerateOptions generate;
+  CLI::App* generate_cmd = app.add_subcommand(
+      "generate", "Write a replayable scenario: DIR/manifests.yaml and DIR/events.jsonl");
+  generate_cmd
+      ->add_option("--kueue-perf", generate.kueue_perf,
+                   "Kueue scheduler performance-test generator config (generator.yaml)")
+      ->check(CLI::ExistingFile);
+  generate_cmd->add_flag("--synthetic", generate.synthetic, "A seeded synthetic scenario");
+  generate_cmd->add_option("--out", generate.out, "Output directory")->required();
+  generate_cmd->add_option("--start", generate.start,
+                           "Time of the configuration, RFC 3339 (default 2026-01-01T00:00:00Z)");
+  replay::SyntheticOptions& synth = generate.synthetic_options;
+  generate_cmd->add_option("--workloads", synth.workloads, "Synthetic: workloads")
+      ->capture_default_str();
+  generate_cmd->add_option("--cluster-queues", synth.cluster_queues, "Synthetic: ClusterQueues")
+      ->capture_default_str();
+  generate_cmd
+      ->add_option("--cohort-depth", synth.cohort_depth,
+                   "Synthetic: cohort levels per tree (0: no cohorts)")
+      ->capture_default_str();
+  generate_cmd->add_option("--trees", synth.trees, "Synthetic: independent root cohorts")
+      ->capture_default_str();
+  generate_cmd->add_option("--flavors", synth.flavors, "Synthetic: ResourceFlavors")
+      ->capture_default_str();
+  generate_cmd
+      ->add_option("--resources", synth.resources,
+                   "Synthetic: resources (cpu, memory, nvidia.com/gpu, example.com/res-N...)")
+      ->capture_default_str();
+  generate_cmd->add_option("--seed", synth.seed, "Synthetic: PRNG seed")->capture_default_str();
+  generate_cmd
+      ->add_option("--mean-interarrival", synth.mean_interarrival_seconds,
+                   "Synthetic: mean time between arrivals, seconds (Poisson)")
+      ->capture_default_str();
+  generate_cmd
+      ->add_option("--mean-runtime", synth.mean_runtime_seconds,
+                   "Synthetic: mean runtime, seconds (log-normal)")
+      ->capture_default_str();
+
+  replay::ReplayOptions replay_opts;
+  CLI::App* replay_cmd = app.add_subcommand(
+      "replay", "Replay workload events on a virtual clock and report what admission looked like");
+  replay_cmd
+      ->add_option("--manifests", replay_opts.manifests,
+                   "YAML manifests: the configuration at the start of the trace")
+      ->required()
+      ->check(CLI::ExistingPath);
+  replay_cmd
+      ->add_option("--events", replay_opts.events,
+                   "Event trace, JSON lines (tally.events/v1), plain or gzip; - for stdin")
+      ->required();
+  replay_cmd->add_option("--out", replay_opts.out, "Output directory")->capture_default_str();
+  replay_cmd->add_flag("--strict", replay_opts.strict, "Stop at the first rejected event");
+  replay_cmd->add_option("--until", replay_opts.until, "Stop the virtual clock here (RFC 3339)");
+  replay_cmd->add_flag("--kueue-scan-reset", replay_opts.kueue_scan_reset,
+                       "Reset flavor scans on ClusterQueue generations only, as Kueue does");
+  replay_cmd->add_flag("--no-timings", replay_opts.no_timings,
+                       "Leave wall-clock engine cost out of the report (byte-identical reports)");
+  replay_cmd->add_flag("--quiet,-q", replay_opts.quiet, "No summary on stdout");
+  replay_cmd->add_flag("!--no-progress", replay_opts.progress, "No progress bar on stderr");
+  replay_cmd
+      ->add_option("--pods-ready-delay", replay_opts.pods_ready_delay,
+                   "Model: admission to pods ready, unless an event gives podsReadyAfter")
+      ->capture_default_str();
+  replay_cmd
+      ->add_option("--admission-check-delay", replay_opts.admission_check_delay,
+                   "Model: quota reservation to all admission checks Ready")
+      ->capture_default_str();
+  replay_cmd->add_flag("--control-plane", replay_opts.control_plane,
+                       "Model a real Kueue deployment's latencies (the next four flags)");
+  replay_cmd
+      ->add_option("--admit-to-running", replay_opts.admit_to_running,
+                   "Control plane: Admitted to pods running")
+      ->capture_default_str();
+  replay_cmd
+      ->add_option("--finish-to-release", replay_opts.finish_to_release,
+                   "Control plane: pods finished or evicted to quota released")
+      ->capture_default_str();
+  replay_cmd
+      ->add_option("--cycle-duration", replay_opts.cycle_duration,
+                   "Control plane: virtual time one scheduling cycle takes")
+      ->capture_default_str();
+  replay_cmd
+      ->add_option("--max-admissions-per-second", replay_opts.max_admissions_per_second,
+                   "Control plane: cap on admissions per second (0: none)")
+      ->check(CLI::NonNegativeNumber);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -71,8 +159,14 @@ int Run(int argc, char** argv) {
   if (validate_cmd->parsed()) {
     return replay::RunValidate(validate);
   }
+  if (replay_cmd->parsed()) {
+    return replay::RunReplay(replay_opts);
+  }
   if (schedule_cmd->parsed()) {
     return replay::RunSchedule(schedule);
+  }
+  if (generate_cmd->parsed()) {
+    return replay::RunGenerate(generate);
   }
   if (explain_cmd->parsed()) {
     if (explain.workload.empty()) {

@@ -15,6 +15,8 @@
 #include "replay/time_parse.h"
 
 namespace replay::internal {
+
+constexpr std::string_view kWorkloadClassLabel = "tally.dev/class";
 namespace {
 
 constexpr std::string_view kKueueV1beta1 = "kueue.x-k8s.io/v1beta1";
@@ -779,6 +781,13 @@ bool ParseWorkload(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpe
   }
   wl.creation_time =
       Time(ctx, Get(metadata, "creationTimestamp"), "metadata.creationTimestamp").value_or(0);
+  if (const YAML::Node labels = Get(metadata, "labels"); Present(labels)) {
+    std::map<std::string, std::string> map =
+        ctx.StringMap(labels, "metadata.labels").value_or(std::map<std::string, std::string>{});
+    if (auto it = map.find(std::string(kWorkloadClassLabel)); it != map.end()) {
+      wl.workload_class = it->second;
+    }
+  }
 
   std::optional<YAML::Node> s = SpecOf(ctx, obj);
   if (!s.has_value()) {

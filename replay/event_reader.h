@@ -1,0 +1,121 @@
+// File: replay/event_reader.h
+//
+// Streams a `tally.events/v1` trace (docs/events.md): JSON lines, plain or gzip-compressed
+// (detected from the content), read in large blocks so that memory stays bounded whatever the
+// file size. Each line is parsed with simdjson On-Demand; the `object` is handed to the manifest
+// loader's parsers, so a Workload or ClusterQueue in an event is checked exactly as in a YAML
+// manifest.
+//
+//   replay::EventReader reader;
+//   if (engine::Status s = reader.Open("trace.jsonl.gz"); !s.ok()) ...
+//   replay::TraceEvent event;
+//   replay::EventError error;
+//   while (true) {
+//     replay::EventReader::Result r = reader.Next(event, error);
+//     if (r == replay::EventReader::Result::kEnd) break;
+//     if (r == replay::EventReader::Result::kError) { report(error); continue; }
+//     apply(event);
+//   }
+//
+// Every non-blank line after the optional header yields exactly one kEvent or one kError, so
+// callers' counters reconcile (read = applied + rejected). Times going backwards are an error
+// of the reader (the event is not returned). Thread safety: one reader per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/cluster_spec.h"
+
+namespace replay {
+
+enum class EventType : uint8_t { kAdded, kModified, kDeleted };
+const char* ToString(EventType type);
+
+struct TraceEvent {
+  EventType type = EventType::kAdded;
+  int64_t time = 0;                         // microseconds since the epoch
+  int64_t line = 0;                         // 1-based line in the file
+  std::string kind;                         // the object's kind ("Workload", "ClusterQueue", ...)
+  std::string name;                         // "namespace/name" for namespaced kinds, else the name
+  std::optional<int64_t> runtime;           // microseconds
+  std::optional<int64_t> pods_ready_after;  // microseconds
+  // The object, parsed: exactly one entry in the list of its kind (or `configuration`).
+  engine::ClusterSpec object;
+};
+
+// Why a line was rejected, for the report's counters ("by reason").
+enum class EventErrorReason : uint8_t {
+  kMalformedJson,  // not JSON, or not an object
+  kBadField,       // a missing, unknown or ill-typed event field
+  kBadObject,      // the object fails the manifest rules (a bad quantity, ...)
+  kUnsupportedKind,
+  kTimeBackwards,
+  // Raised by the simulator, not the reader:
+  kUnknownWorkload,  // MODIFIED / DELETED of a workload never added, or ADDED twice
+  kUnknownQueue,     // a workload whose LocalQueue does not exist
+  kInvalidConfig,    // a configuration change the validation rejects
+};
+const char* ToString(EventErrorReason reason);
+
+struct EventError {
+  std::string file;
+  int64_t line = 0;
+  std::string field;  // "time", "object.spec.podSets[0].count", ... empty if none
+  std::string message;
+  EventErrorReason reason = EventErrorReason::kMalformedJson;
+
+  // "trace.jsonl:12: time: \"2026-13-01T00:00:00Z\": month 13 out of range"
+  std::string ToString() const;
+};
+
+class EventReader {
+ public:
+  enum class Result : uint8_t { kEvent, kError, kEnd };
+
+  EventReader();
+  ~EventReader();
+  EventReader(const EventReader&) = delete;
+  EventReader& operator=(const EventReader&) = delete;
+
+  // Opens `path` ("-" reads standard input). Errors: the file cannot be opened, or its header
+  // names an unknown format or version (a fatal error: nothing can be read).
+  engine::Status Open(const std::string& path);
+
+  Result Next(TraceEvent& event, EventError& error);
+
+  const std::string& path() const { return path_; }
+  int64_t lines_read() const { return line_; }
+  // Uncompressed bytes consumed so far (for progress and throughput).
+  int64_t bytes_read() const { return bytes_consumed_; }
+  // Compressed bytes read from the file so far (equals bytes_read for a plain file).
+  int64_t file_bytes_read() const;
+  int64_t last_time() const { return last_time_; }
+
+ private:
+  struct Impl;
+  // The next line (without its newline), or nullopt at end of input. The view stays valid until
+  // the next call; the bytes after it are readable padding for simdjson.
+  std::optional<std::string_view> NextLine();
+  bool Fill();
+  Result ParseLine(std::string_view line, TraceEvent& event, EventError& error);
+  Result ParseDeletedObject(std::string_view object_json, TraceEvent& event, EventError& error);
+
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0;  // start of unread data in buffer_
+  size_t end_ = 0;    // end of valid data in buffer_
+  bool eof_ = false;
+  bool header_checked_ = false;
+  int64_t line_ = 0;
+  int64_t bytes_consumed_ = 0;
+  int64_t last_time_ = INT64_MIN;
+};
+
+}  // namespace replay

@@ -1,0 +1,38 @@
+// File: replay/replay_command.h
+//
+// `tally replay --manifests FILE... --events FILE [--out DIR] [--strict] [--until T] ...`:
+// replays a trace (docs/events.md) against the configuration of the manifests on a virtual clock
+// (replay/simulator.h) and writes DIR/decisions.jsonl, DIR/report.json, DIR/report.html and
+// DIR/metrics.prom, and the summary table on stdout. docs/replay.md documents the flags and
+// docs/report.md the outputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace replay {
+
+struct ReplayOptions {
+  std::vector<std::string> manifests;
+  std::string events;
+  std::string out = "tally-report";
+  bool strict = false;
+  std::optional<std::string> until;  // RFC 3339
+  bool kueue_scan_reset = false;
+  bool no_timings = false;
+  bool quiet = false;    // no summary on stdout
+  bool progress = true;  // a progress bar when stderr is a terminal
+  // Models (Go durations).
+  std::string pods_ready_delay = "0s";
+  std::string admission_check_delay = "0s";
+  bool control_plane = false;
+  std::string admit_to_running = "1s";
+  std::string finish_to_release = "1s";
+  std::string cycle_duration = "10ms";
+  double max_admissions_per_second = 0;
+};
+
+int RunReplay(const ReplayOptions& options);
+
+}  // namespace replay

@@ -1,0 +1,312 @@
+#include "replay/replay_stats.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace replay {
+namespace {
+
+using engine::CqId;
+using engine::TimeMicros;
+
+constexpr double kMicros = 1e6;
+
+// Nearest-rank percentile of sorted values, in seconds.
+double Percentile(const std::vector<TimeMicros>& sorted, double p) {
+  if (sorted.empty()) {
+    return 0;
+  }
+  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  rank = std::clamp<size_t>(rank, 1, sorted.size());
+  return static_cast<double>(sorted[rank - 1]) / kMicros;
+}
+
+WaitStats Summarize(std::vector<TimeMicros> waits) {
+  WaitStats s;
+  std::sort(waits.begin(), waits.end());
+  s.count = static_cast<int64_t>(waits.size());
+  __int128 sum = 0;
+  for (TimeMicros w : waits) {
+    sum += w;
+  }
+  s.sum = static_cast<double>(sum) / kMicros;
+  s.mean = waits.empty() ? 0 : s.sum / static_cast<double>(waits.size());
+  s.p50 = Percentile(waits, 0.50);
+  s.p90 = Percentile(waits, 0.90);
+  s.p99 = Percentile(waits, 0.99);
+  s.max = waits.empty() ? 0 : static_cast<double>(waits.back()) / kMicros;
+  for (double bound : WaitBuckets()) {
+    auto it =
+        std::upper_bound(waits.begin(), waits.end(), static_cast<TimeMicros>(bound * kMicros));
+    s.cumulative_buckets.push_back(it - waits.begin());
+  }
+  return s;
+}
+
+}  // namespace
+
+uint32_t ReplayStats::Intern(std::unordered_map<std::string, uint32_t>& table,
+                             std::string_view key) {
+  auto [it, inserted] = table.try_emplace(std::string(key), static_cast<uint32_t>(table.size()));
+  return it->second;
+}
+
+void ReplayStats::Start(TimeMicros t) {
+  start_ = t;
+  next_sample_ = t;
+  for (uint32_t i = 0; i < state_.cluster->num_cluster_queues(); ++i) {
+    CqId cq = engine::MakeId<CqId>(i);
+    if (state_.cluster->Exists(cq)) {
+      SyncSlots(cq, Cq(cq), t);
+    }
+  }
+}
+
+ReplayStats::CqAccum& ReplayStats::Cq(CqId cq) {
+  if (engine::Index(cq) >= cqs_.size()) {
+    cqs_.resize(engine::Index(cq) + 1);
+  }
+  return cqs_[engine::Index(cq)];
+}
+
+void ReplayStats::Integrate(Accum& a, TimeMicros now) {
+  if (now > a.last) {
+    double dt = static_cast<double>(now - a.last);
+    a.integral += static_cast<double>(a.usage) * dt;
+    a.borrow_integral += static_cast<double>(std::max<int64_t>(0, a.usage - a.nominal)) * dt;
+    a.last = now;
+  }
+}
+
+void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
+  const engine::ResourceTree& tree = state_.cluster->tree();
+  engine::NodeId node = state_.cluster->ClusterQueueNode(cq);
+  std::span<const engine::FrSlot> declared = state_.cluster->DeclaredSlots(node);
+  if (acc.slots.size() != declared.size()
+      || !std::equal(declared.begin(), declared.end(), acc.slots.begin(),
+                     [](engine::FrSlot s, const Accum& a) { return s == a.slot; })) {
+    std::vector<Accum> rebuilt;
+    for (engine::FrSlot slot : declared) {
+      auto old = std::find_if(acc.slots.begin(), acc.slots.end(),
+                              [&](const Accum& a) { return a.slot == slot; });
+      Accum a = old != acc.slots.end() ? *old : Accum{slot, std::max(now, start_)};
+      rebuilt.push_back(a);
+    }
+    acc.slots = std::move(rebuilt);
+  }
+  for (Accum& a : acc.slots) {
+    Integrate(a, now);
+    a.usage = tree.Usage(node, a.slot).value();
+    a.nominal = tree.Nominal(node, a.slot).value();
+    a.peak = std::max(a.peak, a.usage);
+  }
+}
+
+void ReplayStats::OnUsageChanged(CqId cq, TimeMicros now) {
+  if (!engine::IsValid(cq) || !state_.cluster->Exists(cq)) {
+    return;
+  }
+  SyncSlots(cq, Cq(cq), now);
+}
+
+void ReplayStats::OnConfigChanged(TimeMicros now) {
+  for (uint32_t i = 0; i < state_.cluster->num_cluster_queues(); ++i) {
+    OnUsageChanged(engine::MakeId<CqId>(i), now);
+  }
+}
+
+void ReplayStats::OnAdmitted(const engine::Workload& w, uint32_t local_queue,
+                             uint32_t workload_class, TimeMicros wait, bool first,
+                             TimeMicros /*now*/) {
+  ++report_.admissions;
+  CqAccum& acc = Cq(w.cluster_queue);
+  ++acc.admitted;
+  if (!first) {
+    return;
+  }
+  ++report_.workloads_admitted;
+  wait = std::max<TimeMicros>(wait, 0);
+  waits_.push_back(wait);
+  acc.waits.push_back(wait);
+  acc.window_wait_sum += static_cast<double>(wait) / kMicros;
+  ++acc.window_waits;
+  if (local_queue >= waits_by_local_queue_.size()) {
+    waits_by_local_queue_.resize(local_queue + 1);
+  }
+  waits_by_local_queue_[local_queue].push_back(wait);
+  if (workload_class >= waits_by_class_.size()) {
+    waits_by_class_.resize(workload_class + 1);
+  }
+  waits_by_class_[workload_class].push_back(wait);
+  waits_by_priority_[w.priority].push_back(wait);
+}
+
+void ReplayStats::OnPreempted(CqId cq) {
+  ++report_.preemptions;
+  ++report_.evictions_by_reason["Preempted"];
+  if (engine::IsValid(cq)) {
+    ++Cq(cq).preempted;
+  }
+}
+
+void ReplayStats::OnEvicted(const std::string& reason, CqId /*cq*/) {
+  ++report_.evictions_by_reason[reason];
+}
+
+void ReplayStats::RecordSample() {
+  const engine::Cluster& cluster = *state_.cluster;
+  size_t index = sample_times_.size();
+  sample_times_.push_back(static_cast<double>(next_sample_ - start_) / kMicros);
+  if (series_.size() < cluster.num_cluster_queues()) {
+    series_.resize(cluster.num_cluster_queues());
+  }
+  for (uint32_t i = 0; i < cluster.num_cluster_queues(); ++i) {
+    CqId cq = engine::MakeId<CqId>(i);
+    CqSeries& s = series_[i];
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    s.pending.resize(index, nan);
+    s.running.resize(index, nan);
+    s.utilisation.resize(index, nan);
+    s.mean_wait.resize(index, nan);
+    if (!cluster.Exists(cq)) {
+      s.pending.push_back(nan);
+      s.running.push_back(nan);
+      s.utilisation.push_back(nan);
+      s.mean_wait.push_back(nan);
+      continue;
+    }
+    CqAccum& acc = Cq(cq);
+    double util = 0;
+    for (const Accum& a : acc.slots) {
+      if (a.nominal > 0) {
+        util = std::max(util, static_cast<double>(a.usage) / static_cast<double>(a.nominal));
+      }
+    }
+    s.pending.push_back(static_cast<float>(state_.queues->PendingCount(cq)));
+    s.running.push_back(static_cast<float>(state_.store->Admitted(cq).size()));
+    s.utilisation.push_back(static_cast<float>(util));
+    s.mean_wait.push_back(
+        acc.window_waits == 0
+            ? nan
+            : static_cast<float>(acc.window_wait_sum / static_cast<double>(acc.window_waits)));
+    acc.window_wait_sum = 0;
+    acc.window_waits = 0;
+  }
+  if (sample_times_.size() > kMaxSamples) {
+    // Keep every other sample and double the interval: bounded memory, whole-replay span.
+    auto halve = [](auto& v) {
+      size_t j = 0;
+      for (size_t i = 0; i < v.size(); i += 2) {
+        v[j++] = v[i];
+      }
+      v.resize(j);
+    };
+    halve(sample_times_);
+    for (CqSeries& s : series_) {
+      halve(s.pending);
+      halve(s.running);
+      halve(s.utilisation);
+      halve(s.mean_wait);
+    }
+    sample_interval_ *= 2;
+    next_sample_ = start_ + static_cast<TimeMicros>(sample_times_.back() * kMicros);
+  }
+  next_sample_ += sample_interval_;
+}
+
+void ReplayStats::SampleUntil(TimeMicros t) {
+  while (next_sample_ <= t) {
+    RecordSample();
+  }
+}
+
+void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
+  const engine::Cluster& cluster = *state_.cluster;
+  SampleUntil(end);
+  // Counters accumulated here; the caller owns input counters and engine cost.
+  report.workloads_created = report_.workloads_created;
+  report.workloads_initially_admitted = report_.workloads_initially_admitted;
+  report.workloads_admitted = report_.workloads_admitted;
+  report.admissions = report_.admissions;
+  report.preemptions = report_.preemptions;
+  report.evictions_by_reason = report_.evictions_by_reason;
+  report.requeues = report_.requeues;
+  report.deactivated = report_.deactivated;
+  report.finished = report_.finished;
+  report.deleted = report_.deleted;
+  report.cycles = report_.cycles;
+  report.start_time = start_;
+  report.end_time = end;
+
+  report.wait_overall = Summarize(waits_);
+  double elapsed = static_cast<double>(std::max<TimeMicros>(end - start_, 0));
+  report.pending_at_end = 0;
+  report.running_at_end = 0;
+  for (uint32_t i = 0; i < cluster.num_cluster_queues(); ++i) {
+    CqId cq = engine::MakeId<CqId>(i);
+    if (!cluster.Exists(cq)) {
+      continue;
+    }
+    CqAccum& acc = Cq(cq);
+    SyncSlots(cq, acc, end);
+    const std::string& name = cluster.Name(cq);
+    report.wait_by_cluster_queue.push_back({name, Summarize(acc.waits)});
+    CqCounts counts;
+    counts.name = name;
+    counts.admitted = acc.admitted;
+    counts.preempted = acc.preempted;
+    counts.pending_at_end = static_cast<int64_t>(state_.queues->PendingCount(cq));
+    counts.running_at_end = static_cast<int64_t>(state_.store->Admitted(cq).size());
+    report.pending_at_end += counts.pending_at_end;
+    report.running_at_end += counts.running_at_end;
+    report.cluster_queues.push_back(std::move(counts));
+    for (const Accum& a : acc.slots) {
+      engine::FlavorResource key = cluster.SlotKey(a.slot);
+      ResourceUsage u;
+      u.cluster_queue = name;
+      u.flavor = cluster.Name(key.flavor);
+      u.resource = cluster.Name(key.resource);
+      u.nominal = a.nominal;
+      u.mean_usage = elapsed > 0 ? a.integral / elapsed : static_cast<double>(a.usage);
+      u.mean_borrowed = elapsed > 0 ? a.borrow_integral / elapsed : 0;
+      u.utilisation = a.nominal > 0 ? u.mean_usage / static_cast<double>(a.nominal) : 0;
+      u.peak_usage = a.peak;
+      u.usage_at_end = a.usage;
+      report.usage.push_back(std::move(u));
+    }
+    if (i < series_.size()) {
+      CqSeries s = series_[i];
+      s.name = name;
+      report.series.push_back(std::move(s));
+    }
+  }
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  std::sort(report.wait_by_cluster_queue.begin(), report.wait_by_cluster_queue.end(), by_name);
+  std::sort(report.cluster_queues.begin(), report.cluster_queues.end(), by_name);
+  std::sort(report.series.begin(), report.series.end(), by_name);
+  std::sort(report.usage.begin(), report.usage.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.cluster_queue, a.flavor, a.resource)
+           < std::tie(b.cluster_queue, b.flavor, b.resource);
+  });
+  for (const auto& [name, index] : local_queues_) {
+    if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
+      report.wait_by_local_queue.push_back({name, Summarize(waits_by_local_queue_[index])});
+    }
+  }
+  std::sort(report.wait_by_local_queue.begin(), report.wait_by_local_queue.end(), by_name);
+  for (const auto& [name, index] : classes_) {
+    if (index < waits_by_class_.size() && !waits_by_class_[index].empty()) {
+      report.wait_by_class.push_back({name, Summarize(waits_by_class_[index])});
+    }
+  }
+  std::sort(report.wait_by_class.begin(), report.wait_by_class.end(), by_name);
+  for (auto it = waits_by_priority_.rbegin(); it != waits_by_priority_.rend(); ++it) {
+    report.wait_by_priority.push_back({fmt::format("{}", it->first), Summarize(it->second)});
+  }
+  report.sample_times = sample_times_;
+}
+
+}  // namespace replay
