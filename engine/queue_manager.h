@@ -163,6 +163,7 @@ class QueueManager {
   // Active + inadmissible + in-flight.
   size_t PendingCount(CqId cq) const;
   bool HasActive() const { return active_count_ != 0; }  // any heap non-empty
+  size_t ActiveCount() const { return active_count_; }   // workloads in all heaps
   QueueLocation Location(WorkloadId id) const;
   size_t OrphanCount() const { return orphan_keys_.size(); }
   std::vector<WorkloadId> Orphans(std::string_view local_queue_key) const;  // "ns/name"

@@ -105,6 +105,8 @@ struct Simulator::Impl {
   ReplayStats stats;
 
   TimeMicros now = 0;
+  TimeMicros last_change = 0;
+  TimeMicros stats_start = 0;  // the report ends here (a requeue that finds nothing is not news)
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
   uint64_t next_seq = 0;
   std::vector<Track> tracks;
@@ -139,7 +141,10 @@ struct Simulator::Impl {
     Schedule(at, kind, engine::Index(id), TrackOf(id).epoch);
   }
 
-  void Changed() { cycles_needed = true; }
+  void Changed() {
+    cycles_needed = true;
+    last_change = now;
+  }
 
   void ScheduleInadmissibleRequeue(CqId cq) {
     if (requeue_scheduled.insert(engine::Index(cq)).second) {
@@ -350,8 +355,11 @@ struct Simulator::Impl {
       CqId cq = engine::MakeId<CqId>(timer.target);
       requeue_scheduled.erase(timer.target);
       if (cluster().Exists(cq)) {
+        size_t before = queues().ActiveCount();
         queues().QueueInadmissible(cq, now, state.scheduler->cycle());
-        Changed();
+        if (queues().ActiveCount() != before) {
+          Changed();
+        }
       }
       return;
     }
@@ -850,6 +858,8 @@ bool Simulator::Run(EventReader& reader, ReplayReport& report) {
   auto start = [&](TimeMicros t) {
     started = true;
     s.now = t;
+    s.stats_start = t;
+    s.last_change = t;
     s.cycle_ready_at = t;
     s.stats.Start(t);
     s.AdoptInitialWorkloads();
@@ -905,7 +915,8 @@ bool Simulator::Run(EventReader& reader, ReplayReport& report) {
   if (s.options.progress) {
     s.Progress(reader, report.events_read, true);
   }
-  s.stats.Finish(s.now, report);
+  s.stats.Finish(s.options.until && !stopped ? s.now : std::max(s.last_change, s.stats_start),
+                 report);
   report.events_file = reader.path();
   report.timings = s.options.timings;
   const ControlPlaneModel& cp = s.options.control_plane;

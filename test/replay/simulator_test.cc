@@ -1,0 +1,481 @@
+// The replay simulator end to end (docs/replay.md, kueue-semantics.md §5.2, §9.1, §9.2): small
+// manifests and traces written as a user would, replayed on the virtual clock; assertions on the
+// decisions log and the report. Bad input: every error kind names file, line and field, and the
+// counters reconcile.
+#include "replay/simulator.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "replay/cluster_state.h"
+#include "replay/event_reader.h"
+#include "replay/report_writers.h"
+#include "replay/time_parse.h"
+
+namespace replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kT0 = 1767225600LL * 1'000'000;  // 2026-01-01T00:00:00Z
+
+std::string At(double seconds) {
+  return FormatRfc3339(kT0 + static_cast<int64_t>(seconds * 1e6));
+}
+
+// One flavor, one ClusterQueue "cq" covering cpu with `cpu` nominal, LocalQueue ns/lq; `extra`
+// lines are appended to the ClusterQueue's spec; `more` documents are appended.
+std::string Manifests(const std::string& cpu, const std::string& extra = "",
+                      const std::string& more = "") {
+  return fmt::format(R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {{name: default}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: cq}}
+spec:
+  namespaceSelector: {{}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {{name: cpu, nominalQuota: "{0}"}}
+{1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: lq, namespace: ns}}
+spec: {{clusterQueue: cq}}
+{2}
+)",
+                     cpu, extra, more);
+}
+
+std::string WorkloadJson(const std::string& name, const std::string& cpu, int priority = 0,
+                         const std::string& queue = "lq", bool active = true) {
+  return fmt::format(
+      R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{{"name":"{0}","namespace":"ns"}},"spec":{{"active":{4},"queueName":"{3}","priority":{2},"podSets":[{{"name":"main","count":1,"template":{{"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"cpu":"{1}"}}}}}}]}}}}}}]}}}})",
+      name, cpu, priority, queue, active ? "true" : "false");
+}
+
+std::string Added(double t, const std::string& object, const std::string& runtime = "",
+                  const std::string& extra = "") {
+  std::string hints = runtime.empty() ? "" : fmt::format(R"(,"runtime":"{}")", runtime);
+  return fmt::format(R"({{"type":"ADDED","time":"{}"{}{},"object":{}}})", At(t), hints, extra,
+                     object);
+}
+
+std::string Event(const std::string& type, double t, const std::string& object) {
+  return fmt::format(R"({{"type":"{}","time":"{}","object":{}}})", type, At(t), object);
+}
+
+struct Outcome {
+  bool completed = false;
+  ReplayReport report;
+  std::vector<std::string> decisions;  // lines of decisions.jsonl
+  uint32_t live_workloads = 0;
+
+  // The decision lines containing every needle.
+  std::vector<std::string> Find(std::initializer_list<std::string> needles) const {
+    std::vector<std::string> out;
+    for (const std::string& d : decisions) {
+      bool all = true;
+      for (const std::string& n : needles) {
+        all = all && d.find(n) != std::string::npos;
+      }
+      if (all) {
+        out.push_back(d);
+      }
+    }
+    return out;
+  }
+  bool Has(std::initializer_list<std::string> needles) const { return !Find(needles).empty(); }
+};
+
+class SimulatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path()
+           / fmt::format("tally-sim-{}-{}", ::getpid(),
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+
+  Outcome Replay(const std::string& manifests, const std::vector<std::string>& lines,
+                 SimulatorOptions options = {}, const std::string& events_name = "events.jsonl") {
+    std::string events;
+    for (const std::string& l : lines) {
+      events += l + "\n";
+    }
+    std::string events_path = Write(events_name, events);
+    return ReplayFiles(Write("manifests.yaml", manifests), events_path, options);
+  }
+
+  Outcome ReplayFiles(const std::string& manifests_path, const std::string& events_path,
+                      SimulatorOptions options) {
+    Outcome out;
+    ClusterStateOptions state_options;
+    state_options.files = {manifests_path};
+    state_options.scheduler = ReplaySchedulerOptions(options.scheduler);
+    options.scheduler = state_options.scheduler;
+    options.timings = false;
+    ClusterState state = BuildClusterState(state_options);
+    EXPECT_TRUE(state.ok());
+    if (!state.ok()) {
+      return out;
+    }
+    EventReader reader;
+    EXPECT_TRUE(reader.Open(events_path).ok());
+    char* buffer = nullptr;
+    size_t size = 0;
+    std::FILE* mem = open_memstream(&buffer, &size);
+    {
+      DecisionLog log(mem);
+      Simulator sim(state, options, &log);
+      out.completed = sim.Run(reader, out.report);
+    }
+    std::fclose(mem);
+    std::istringstream lines(std::string(buffer, size));
+    std::free(buffer);
+    for (std::string line; std::getline(lines, line);) {
+      out.decisions.push_back(line);
+    }
+    out.live_workloads = state.store->live();
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+std::string TimeField(double t) {
+  return fmt::format(R"("time":"{}")", At(t));
+}
+
+// --- Lifecycle -------------------------------------------------------------------------------
+
+TEST_F(SimulatorTest, CompletionFreesQuotaAndInadmissibleRequeueWaitsOneSecond) {
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("first", "4"), "10s"),
+                                         Added(1, WorkloadJson("second", "4"), "5s"),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/first", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/first", TimeField(10)}));
+  // NoFit put `second` in the inadmissible set; the finish at 10 s requeues it after Kueue's
+  // 1 s batch period.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/second", TimeField(11)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/second", TimeField(16)}));
+  EXPECT_EQ(o.report.workloads_admitted, 2);
+  EXPECT_EQ(o.report.finished, 2);
+  EXPECT_EQ(o.report.wait_overall.max, 10.0);
+  EXPECT_EQ(o.report.end_time, kT0 + 16'000'000);
+  EXPECT_EQ(o.live_workloads, 0u) << "finished workloads are forgotten (bounded memory)";
+}
+
+TEST_F(SimulatorTest, WorkloadWithoutRuntimeRunsUntilFinishedByModified) {
+  std::string finished =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"nb","namespace":"ns"},"spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"4"}}}]}}}]},"status":{"conditions":[{"type":"Finished","status":"True","reason":"Succeeded","message":"done","lastTransitionTime":"2026-01-01T01:00:00Z"}]}})";
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("nb", "4")),
+                                         Added(5, WorkloadJson("next", "4"), "1m"),
+                                         Event("MODIFIED", 3600, finished),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/nb", TimeField(3600)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/next", TimeField(3601)}));
+  EXPECT_EQ(o.report.finished, 2);
+}
+
+TEST_F(SimulatorTest, DeletingARunningWorkloadFreesItsQuota) {
+  std::string deleted =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"a","namespace":"ns"}})";
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("a", "4"), "1h"),
+                                         Added(1, WorkloadJson("b", "4"), "1m"),
+                                         Event("DELETED", 30, deleted),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Deleted")", "ns/a", TimeField(30)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(31)}));
+  EXPECT_FALSE(o.Has({R"("type":"Finished")", "ns/a"}));
+  EXPECT_EQ(o.report.deleted, 1);
+}
+
+TEST_F(SimulatorTest, DeactivationEvictsAndReactivationRequeues) {
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("a", "4"), "1m"),
+                                         Event("MODIFIED", 10,
+                                               WorkloadJson("a", "4", 0, "lq",
+                                                            /*active=*/false)),
+                                         Event("MODIFIED", 20, WorkloadJson("a", "4")),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Deactivated")", "ns/a", TimeField(10)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a", TimeField(20)}));
+  // Runs its whole runtime again from the re-admission.
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/a", TimeField(80)}));
+  EXPECT_EQ(o.report.admissions, 2);
+  EXPECT_EQ(o.report.workloads_admitted, 1);
+  EXPECT_EQ(o.report.deactivated, 1);
+}
+
+// --- Preemption -------------------------------------------------------------------------------
+
+TEST_F(SimulatorTest, PreemptedWorkloadIsRequeuedAndRunsAgainInFull) {
+  std::string preemption = "  preemption: {withinClusterQueue: LowerPriority}";
+  Outcome o =
+      Replay(Manifests("4", preemption), {
+                                             Added(0, WorkloadJson("low", "4", 0), "100s"),
+                                             Added(5, WorkloadJson("high", "4", 100), "10s"),
+                                         });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Preempted")", "ns/low", R"("preemptor":"ns/high")",
+                     "InClusterQueue", TimeField(5)}));
+  EXPECT_TRUE(o.Has({R"("type":"Requeued")", "ns/low", TimeField(5)}));
+  // Policy-only: the victim's quota is released at once; the preemptor is admitted in the next
+  // cycle at the same instant.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/high", TimeField(5)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/high", TimeField(15)}));
+  // `low` was NoFit behind `high`: re-admitted 1 s after `high` finished, runs 100 s again.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/low", TimeField(16)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/low", TimeField(116)}));
+  EXPECT_EQ(o.report.preemptions, 1);
+  EXPECT_EQ(o.report.evictions_by_reason.at("Preempted"), 1);
+  EXPECT_EQ(o.report.admissions, 3);
+}
+
+TEST_F(SimulatorTest, ControlPlaneLatenciesDelayStartAndRelease) {
+  SimulatorOptions options;
+  options.control_plane.enabled = true;
+  options.control_plane.admit_to_running = 2'000'000;
+  options.control_plane.finish_to_release = 3'000'000;
+  Outcome o = Replay(Manifests("4"),
+                     {
+                         Added(0, WorkloadJson("a", "4"), "10s"),
+                         Added(1, WorkloadJson("b", "4"), "10s"),
+                     },
+                     options);
+  ASSERT_TRUE(o.completed);
+  // Runs from 2 s to 12 s, quota released at 15 s, b requeued after the 1 s batch: 16 s.
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/a", TimeField(15)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(16)}));
+  EXPECT_EQ(o.report.mode, "control-plane");
+}
+
+TEST_F(SimulatorTest, CycleDurationSpacesCycles) {
+  SimulatorOptions options;
+  options.control_plane.enabled = true;
+  options.control_plane.cycle_duration = 500'000;
+  // Two ClusterQueues are not needed: one head per CQ per cycle, so the second workload of the
+  // same CQ is admitted one cycle (0.5 s) later.
+  Outcome o = Replay(Manifests("8"),
+                     {
+                         Added(0, WorkloadJson("a", "4"), "10s"),
+                         Added(0, WorkloadJson("b", "4"), "10s"),
+                     },
+                     options);
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(0.5)}));
+}
+
+// --- WaitForPodsReady and admission checks ------------------------------------------------------
+
+TEST_F(SimulatorTest, PodsReadyTimeoutEvictsWithBackoffThenDeactivatesAtTheLimit) {
+  std::string config = R"(
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+waitForPodsReady:
+  timeout: 1m
+  requeuingStrategy: {backoffLimitCount: 1, backoffBaseSeconds: 60}
+)";
+  Outcome o = Replay(Manifests("4", "", config),
+                     {Added(0, WorkloadJson("slow", "4"), "10s", R"(,"podsReadyAfter":"2m")")});
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Evicted")", "ns/slow", "PodsReadyTimeout", TimeField(60)}));
+  EXPECT_TRUE(o.Has({R"("type":"Requeued")", "ns/slow", At(120)}));
+  // Backoff of 60 s (base x 2^0): back in the queue and admitted at 120 s.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/slow", TimeField(120)}));
+  // Second timeout exceeds backoffLimitCount 1: deactivated.
+  EXPECT_TRUE(o.Has({R"("type":"Deactivated")", "ns/slow", TimeField(180)}));
+  EXPECT_EQ(o.report.evictions_by_reason.at("PodsReadyTimeout"), 2);
+  EXPECT_EQ(o.report.deactivated, 1);
+}
+
+TEST_F(SimulatorTest, AdmissionChecksHoldQuotaUntilReady) {
+  std::string checks = "  admissionChecksStrategy: {admissionChecks: [{name: prov}]}";
+  std::string check = R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: prov}
+spec: {controllerName: example.com/provisioning}
+)";
+  SimulatorOptions options;
+  options.admission_check_delay = 30'000'000;
+  Outcome o =
+      Replay(Manifests("4", checks, check), {Added(0, WorkloadJson("a", "4"), "10s")}, options);
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"QuotaReserved")", "ns/a", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a", TimeField(30)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/a", TimeField(40)}));
+  EXPECT_EQ(o.report.wait_overall.max, 30.0);
+}
+
+// --- Configuration changes ----------------------------------------------------------------------
+
+TEST_F(SimulatorTest, QuotaEditMidTraceAdmitsWhatNowFits) {
+  std::string bigger =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq"},"spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":"8"}]}]}]}})";
+  Outcome o = Replay(Manifests("2"), {
+                                         Added(0, WorkloadJson("big", "8"), "1m"),
+                                         Event("MODIFIED", 100, bigger),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/big", TimeField(100)}));
+  EXPECT_EQ(o.report.events_applied, 2);
+  ASSERT_EQ(o.report.usage.size(), 1u);
+  EXPECT_EQ(o.report.usage[0].nominal, 8000);
+}
+
+// --- Bad input ---------------------------------------------------------------------------------
+
+TEST_F(SimulatorTest, EveryKindOfBadLineIsRejectedWithFileLineAndField) {
+  std::vector<std::string> lines = {
+      Added(0, WorkloadJson("ok", "1"), "1m"),                        // 1: applied
+      R"({"type":"ADDED","time":)",                                   // 2: malformed
+      Added(1, WorkloadJson("lost", "1", 0, "no-such-queue"), "1m"),  // 3: unknown queue
+      Added(2, WorkloadJson("bad-cpu", "5Qi"), "1m"),                 // 4: bad quantity
+      Event("MODIFIED", 3, WorkloadJson("ghost", "1")),               // 5: unknown workload
+      Added(1, WorkloadJson("late", "1"), "1m"),                      // 6: time backwards
+      R"({"type":"ADDED","time":"2026-01-01T00:00:05Z","runtme":"1m","object":{}})",  // 7
+      R"({"type":"UPDATED","time":"2026-01-01T00:00:05Z","object":{}})",              // 8: bad type
+      R"({"type":"ADDED","object":{}})",                                              // 9: no time
+      Added(6, WorkloadJson("ok", "1"), "1m"),    // 10: duplicate
+      "",                                         // blank: not counted
+      Added(7, WorkloadJson("fine", "1"), "1m"),  // 12: applied
+  };
+  Outcome o = Replay(Manifests("4"), lines);
+  ASSERT_TRUE(o.completed);
+  const ReplayReport& r = o.report;
+  EXPECT_EQ(r.events_read, 11);
+  EXPECT_EQ(r.events_applied, 2);
+  EXPECT_EQ(r.events_rejected, 9);
+  EXPECT_EQ(r.events_read, r.events_applied + r.events_rejected);
+  ASSERT_EQ(r.errors.size(), 9u);
+  auto expect_error = [&](size_t i, int line, const std::string& field, const std::string& text) {
+    SCOPED_TRACE(r.errors[i]);
+    EXPECT_NE(r.errors[i].find(fmt::format("events.jsonl:{}: {}", line, field)), std::string::npos);
+    EXPECT_NE(r.errors[i].find(text), std::string::npos);
+  };
+  expect_error(0, 2, "", "not a JSON object");
+  expect_error(1, 3, "object.spec.queueName", "LocalQueue ns/no-such-queue does not exist");
+  expect_error(2, 4, "object.spec.podSets[0]", "5Qi");
+  expect_error(3, 5, "object.metadata.name", "unknown Workload ns/ghost");
+  expect_error(4, 6, "time", "time goes backwards");
+  expect_error(5, 7, "runtme", "unknown field");
+  expect_error(6, 8, "type", "UPDATED");
+  expect_error(7, 9, "time", "Required value");
+  expect_error(8, 10, "object.metadata.name", "already exists");
+  EXPECT_EQ(r.rejected_by_reason.at("malformedJson"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("unknownQueue"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("badObject"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("unknownWorkload"), 2);
+  EXPECT_EQ(r.rejected_by_reason.at("timeBackwards"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("badField"), 3);
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/fine"}));
+}
+
+TEST_F(SimulatorTest, StrictStopsAtTheFirstRejectedEvent) {
+  SimulatorOptions options;
+  options.strict = true;
+  Outcome o = Replay(Manifests("4"),
+                     {
+                         Added(0, WorkloadJson("a", "1"), "1m"),
+                         Added(1, WorkloadJson("b", "1", 0, "missing"), "1m"),
+                         Added(2, WorkloadJson("c", "1"), "1m"),
+                     },
+                     options);
+  EXPECT_FALSE(o.completed);
+  EXPECT_EQ(o.report.events_read, 2);
+  EXPECT_EQ(o.report.events_applied, 1);
+  EXPECT_EQ(o.report.events_rejected, 1);
+  EXPECT_FALSE(o.Has({"ns/c"}));
+}
+
+TEST_F(SimulatorTest, UnknownHeaderVersionIsFatal) {
+  Outcome o = Replay(Manifests("4"), {R"({"format":"tally.events","version":7})",
+                                      Added(0, WorkloadJson("a", "1"), "1m")});
+  EXPECT_EQ(o.report.events_read, 1);
+  EXPECT_EQ(o.report.events_rejected, 1);
+  ASSERT_EQ(o.report.errors.size(), 1u);
+  EXPECT_NE(o.report.errors[0].find("events.jsonl:1: format"), std::string::npos);
+}
+
+// --- Inputs and determinism ---------------------------------------------------------------------
+
+TEST_F(SimulatorTest, NumericTimesAndGzipGiveTheSameReplay) {
+  std::vector<std::string> lines = {
+      Added(0, WorkloadJson("a", "4"), "10s"),
+      Added(1, WorkloadJson("b", "4"), "10s"),
+  };
+  Outcome plain = Replay(Manifests("4"), lines);
+  // The same trace with numeric seconds, gzip-compressed.
+  std::string numeric;
+  numeric += fmt::format(R"({{"type":"ADDED","time":{}.0,"runtime":10,"object":{}}})",
+                         kT0 / 1'000'000, WorkloadJson("a", "4"))
+             + "\n";
+  numeric += fmt::format(R"({{"type":"ADDED","time":{}.000001e0,"runtime":"10s","object":{}}})",
+                         kT0 / 1'000'000 + 1, WorkloadJson("b", "4"))
+             + "\n";
+  std::string gz_path = (dir_ / "events.jsonl.gz").string();
+  gzFile gz = gzopen(gz_path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, numeric.data(), static_cast<unsigned>(numeric.size()));
+  gzclose(gz);
+  Outcome compressed = ReplayFiles((dir_ / "manifests.yaml").string(), gz_path, {});
+  EXPECT_EQ(compressed.report.events_applied, 2);
+  // 1.000001 s vs 1 s: only the second arrival's time differs; decisions otherwise identical.
+  ASSERT_EQ(plain.decisions.size(), compressed.decisions.size());
+  EXPECT_EQ(plain.decisions[0], compressed.decisions[0]);
+}
+
+TEST_F(SimulatorTest, SameInputGivesByteIdenticalDecisionsAndReports) {
+  std::string preemption = "  preemption: {withinClusterQueue: LowerPriority}";
+  std::vector<std::string> lines;
+  for (int i = 0; i < 60; ++i) {
+    lines.push_back(Added(i * 0.5,
+                          WorkloadJson(fmt::format("w{}", i), i % 3 == 0 ? "3" : "1", i % 4 * 10),
+                          fmt::format("{}s", 5 + i % 7)));
+  }
+  Outcome a = Replay(Manifests("4", preemption), lines);
+  Outcome b = Replay(Manifests("4", preemption), lines);
+  ASSERT_TRUE(a.completed);
+  EXPECT_GT(a.report.preemptions, 0);
+  EXPECT_EQ(a.decisions, b.decisions);
+  EXPECT_EQ(FormatReportJson(a.report), FormatReportJson(b.report));
+  EXPECT_EQ(a.report.finished, 60);
+}
+
+}  // namespace
+}  // namespace replay
