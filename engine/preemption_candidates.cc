@@ -125,6 +125,9 @@ bool CandidateCollector::UsesNeededSlot(const Workload& candidate,
                                         std::span<const FrSlot> needed) const {
   // Kueue's WorkloadUsesResources looks at the admitted flavor of every resource of every pod
   // set, whether or not that resource has recorded usage.
+  if (!candidate.admitted.empty() && (candidate.admitted_mask & needed_mask_) == 0) {
+    return false;  // no admitted pair hashes to a needed one: certainly unused
+  }
   for (const AdmittedPodSet& ps : candidate.admitted) {
     for (const auto& [resource, flavor] : ps.flavors) {
       for (FrSlot slot : needed) {
@@ -248,6 +251,11 @@ void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList
   priority_.clear();
   same_queue_.clear();
   const PreemptionSpec& preemption = cluster_.Spec(request.cq).preemption;
+  needed_mask_ = 0;
+  for (FrSlot slot : request.needed) {
+    FlavorResource key = cluster_.SlotKey(slot);
+    needed_mask_ |= FlavorResourceBit(key.flavor, key.resource);
+  }
 
   if (preemption.within_cluster_queue != PreemptionPolicy::kNever) {
     AddFromClusterQueue(request, request.cq, kInvalidId<NodeId>, false, same_queue_);
@@ -273,8 +281,19 @@ void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList
   std::sort(priority_.begin(), priority_.end(), CandidateBefore);
   std::sort(same_queue_.begin(), same_queue_.end(), CandidateBefore);
 
-  // Evicting candidates of every list first, then the rest, keeping the list order.
+  // Evicting candidates of every list first, then the rest, keeping the list order. Each list is
+  // sorted evicting-first, so without any evicting candidate this is a plain concatenation.
   out.ordered.reserve(hierarchical_.size() + priority_.size() + same_queue_.size());
+  auto evicting_first = [](const std::vector<Candidate>& list) {
+    return !list.empty() && list.front().evicting;
+  };
+  if (!evicting_first(hierarchical_) && !evicting_first(priority_)
+      && !evicting_first(same_queue_)) {
+    for (const std::vector<Candidate>* list : {&hierarchical_, &priority_, &same_queue_}) {
+      out.ordered.insert(out.ordered.end(), list->begin(), list->end());
+    }
+    return;
+  }
   for (bool evicting : {true, false}) {
     for (const std::vector<Candidate>* list : {&hierarchical_, &priority_, &same_queue_}) {
       for (const Candidate& c : *list) {

@@ -152,6 +152,7 @@ class CandidateCollector {
   std::vector<Candidate> priority_;
   std::vector<Candidate> same_queue_;
   std::vector<SlotAmount> remaining_;
+  uint64_t needed_mask_ = 0;  // FlavorResourceBit of every needed slot of the request
 };
 
 }  // namespace internal

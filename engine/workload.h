@@ -58,6 +58,11 @@ struct AdmittedPodSet {
   std::vector<std::pair<ResourceId, FlavorId>> flavors;  // resource -> flavor
 };
 
+// The bit of a (flavor, resource) pair in Workload::admitted_mask.
+constexpr uint64_t FlavorResourceBit(FlavorId flavor, ResourceId resource) {
+  return uint64_t{1} << ((Index(flavor) * 7 + Index(resource)) % 64);
+}
+
 struct Workload {
   WorkloadId id{};
   std::string key;  // "namespace/name"
@@ -75,6 +80,10 @@ struct Workload {
   TimeMicros quota_reserved_time = 0;
   std::vector<AdmittedPodSet> admitted;
   std::vector<SlotAmount> usage;  // per slot, summed over pod sets
+  // Bloom-style summary of the admitted (flavor, resource) pairs: bit FlavorResourceBit(f, r) is
+  // set for each. Lets preemption reject candidates that use none of the needed slots without
+  // walking their pod sets.
+  uint64_t admitted_mask = 0;
 
   FlavorScanState scan;
 

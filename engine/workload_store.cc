@@ -174,6 +174,12 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
   w.quota_reserved_time = now;
   w.admitted = std::move(admitted);
   w.usage = std::move(usage);
+  w.admitted_mask = 0;
+  for (const AdmittedPodSet& ps : w.admitted) {
+    for (const auto& [resource, flavor] : ps.flavors) {
+      w.admitted_mask |= FlavorResourceBit(flavor, resource);
+    }
+  }
   cluster_.mutable_tree().AddUsage(cluster_.ClusterQueueNode(cq), w.usage);
   if (admitted_.size() <= Index(cq)) {
     admitted_.resize(Index(cq) + 1);
@@ -195,6 +201,7 @@ void WorkloadStore::Release(WorkloadId id) {
   }
   w.admitted.clear();
   w.usage.clear();
+  w.admitted_mask = 0;
 }
 
 void WorkloadStore::MarkEvicting(WorkloadId id) {

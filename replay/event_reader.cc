@@ -12,6 +12,7 @@
 
 #include "replay/manifest_loader.h"
 #include "replay/time_parse.h"
+#include "replay/workload_json.h"
 
 namespace replay {
 namespace {
@@ -409,7 +410,23 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
     // often only the metadata).
     return ParseDeletedObject(object_json, event, error);
   }
-  // The object goes through the manifest parsers: JSON is YAML.
+  // The fast path for the common Workload shape; anything else, or anything it is not sure of,
+  // goes through the manifest parsers (JSON is YAML), which give the exact errors.
+  {
+    const size_t object_capacity =
+        buffer_.size() - static_cast<size_t>(object_json.data() - buffer_.data());
+    simdjson::padded_string_view object_view(object_json.data(), object_json.size(),
+                                             object_capacity);
+    engine::WorkloadSpec wl;
+    if (ParseWorkloadJsonFast(impl_->parser, object_view, path_, wl) == FastParse::kParsed)
+        [[likely]] {
+      event.kind = "Workload";
+      event.name = fmt::format("{}/{}", wl.name_space, wl.name);
+      event.object.workloads.push_back(std::move(wl));
+      last_time_ = event.time;
+      return Result::kEvent;
+    }
+  }
   LoadResult load = LoadManifestString(object_json, path_);
   if (load.skipped_unknown > 0) {
     std::string kind = load.skipped_by_kind.empty() ? "?" : load.skipped_by_kind.begin()->first;

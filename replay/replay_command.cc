@@ -113,8 +113,8 @@ int RunReplay(const ReplayOptions& options) {
                  && WriteFile(out / "metrics.prom", FormatPrometheus(report));
   if (!options.quiet) {
     std::fputs(FormatSummaryText(report).c_str(), stdout);
-    std::printf("wrote %s/{decisions.jsonl,report.json,report.html,metrics.prom}\n",
-                options.out.c_str());
+    std::fprintf(stderr, "wrote %s/{decisions.jsonl,report.json,report.html,metrics.prom}\n",
+                 options.out.c_str());
   }
   if (!completed) {
     std::fprintf(stderr, "error: stopped at the first rejected event (--strict): %s\n",

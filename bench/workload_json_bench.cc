@@ -1,0 +1,152 @@
+// Google Benchmark: parsing one Workload object of an event trace, the JSON fast path
+// (replay/workload_json.h) against the YAML manifest loader it stands in for. Fixtures: 1,000
+// Workload objects from the synthetic generator (4 resources, several classes), and one rich
+// object (init containers, a sidecar, overhead, tolerations, node affinity, priorityClassRef).
+// Each fixture is checked to take the fast path before timing; items/s = objects/s.
+//
+//   build/bench/workload_json_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <simdjson.h>
+
+#include "replay/manifest_loader.h"
+#include "replay/synthetic_generator.h"
+#include "replay/workload_json.h"
+
+namespace {
+
+constexpr std::string_view kFile = "bench.jsonl";
+
+constexpr std::string_view kRich =
+    R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"rich-1",)"
+    R"("namespace":"team-a","uid":"0f6c1d2e-1111-4000-8000-000000000001",)"
+    R"("creationTimestamp":"2026-01-01T00:00:00Z","labels":{"tally.dev/class":"large","app":"x"}},)"
+    R"("spec":{"queueName":"user-queue","priority":1000,"priorityClassRef":{"group":"kueue.x-k8s.io",)"
+    R"("kind":"WorkloadPriorityClass","name":"high"},"podSets":[{"name":"driver","count":1,)"
+    R"("template":{"spec":{"containers":[{"name":"c","image":"img","resources":{"requests":{"cpu":"1",)"
+    R"("memory":"2Gi"}}}]}}},{"name":"workers","count":16,"minCount":4,"template":{"spec":{)"
+    R"("initContainers":[{"name":"init","resources":{"requests":{"cpu":"2"}}},{"name":"proxy",)"
+    R"("restartPolicy":"Always","resources":{"requests":{"cpu":"100m","memory":"64Mi"}}}],)"
+    R"("containers":[{"name":"train","resources":{"requests":{"cpu":"8","memory":"32Gi",)"
+    R"("nvidia.com/gpu":"1"},"limits":{"nvidia.com/gpu":"1"}}}],"overhead":{"cpu":"50m"},)"
+    R"("nodeSelector":{"pool":"gpu"},"tolerations":[{"key":"nvidia.com/gpu","operator":"Exists",)"
+    R"("effect":"NoSchedule"}],"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuring)"
+    R"(Execution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In",)"
+    R"("values":["a","b"]}]}]}}}}}}]}})";
+
+// The `object` of each event line of a synthetic trace.
+std::vector<std::string> SyntheticObjects(int64_t count) {
+  replay::SyntheticOptions o;
+  o.workloads = count;
+  o.resources = 4;
+  std::string manifests;
+  std::string events;
+  replay::GenerateSynthetic(o, &manifests, [&events](std::string_view c) { events.append(c); });
+  std::vector<std::string> out;
+  simdjson::ondemand::parser parser;
+  size_t pos = 0;
+  while (pos < events.size()) {
+    size_t nl = events.find('\n', pos);
+    if (nl == std::string::npos) {
+      nl = events.size();
+    }
+    simdjson::padded_string line(std::string_view(events).substr(pos, nl - pos));
+    pos = nl + 1;
+    simdjson::ondemand::document doc;
+    simdjson::ondemand::object object;
+    std::string_view raw;
+    if (parser.iterate(line).get(doc) == simdjson::SUCCESS
+        && doc["object"].get_object().get(object) == simdjson::SUCCESS
+        && object.raw_json().get(raw) == simdjson::SUCCESS) {
+      out.emplace_back(raw);
+    }
+  }
+  return out;
+}
+
+const std::vector<simdjson::padded_string>& Fixture(bool rich) {
+  static const std::vector<simdjson::padded_string> synthetic = [] {
+    std::vector<simdjson::padded_string> v;
+    for (const std::string& s : SyntheticObjects(1000)) {
+      v.emplace_back(s);
+    }
+    return v;
+  }();
+  static const std::vector<simdjson::padded_string> one = [] {
+    std::vector<simdjson::padded_string> v;
+    v.emplace_back(kRich);
+    return v;
+  }();
+  return rich ? one : synthetic;
+}
+
+// false (and the benchmark marked failed) unless every fixture object takes the fast path.
+bool Verify(benchmark::State& state, const std::vector<simdjson::padded_string>& objects) {
+  simdjson::ondemand::parser parser;
+  for (const simdjson::padded_string& json : objects) {
+    engine::WorkloadSpec wl;
+    if (replay::ParseWorkloadJsonFast(parser, json, kFile, wl) != replay::FastParse::kParsed) {
+      state.SkipWithError("a fixture object does not take the fast path");
+      return false;
+    }
+  }
+  return !objects.empty();
+}
+
+void RunFast(benchmark::State& state, bool rich) {
+  const std::vector<simdjson::padded_string>& objects = Fixture(rich);
+  if (!Verify(state, objects)) {
+    return;
+  }
+  simdjson::ondemand::parser parser;
+  size_t i = 0;
+  for (auto _ : state) {
+    engine::WorkloadSpec wl;
+    replay::FastParse r = replay::ParseWorkloadJsonFast(parser, objects[i], kFile, wl);
+    benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(wl);
+    i = i + 1 == objects.size() ? 0 : i + 1;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
+void RunSlow(benchmark::State& state, bool rich) {
+  const std::vector<simdjson::padded_string>& objects = Fixture(rich);
+  if (!Verify(state, objects)) {
+    return;
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    replay::LoadResult load = replay::LoadManifestString(objects[i], kFile);
+    if (!load.ok() || load.spec.workloads.size() != 1) {
+      state.SkipWithError("the slow path rejects a fixture object");
+      return;
+    }
+    benchmark::DoNotOptimize(load);
+    i = i + 1 == objects.size() ? 0 : i + 1;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
+void BM_WorkloadJson_Parse_Fast_Synthetic(benchmark::State& state) {
+  RunFast(state, false);
+}
+void BM_WorkloadJson_Parse_Slow_Synthetic(benchmark::State& state) {
+  RunSlow(state, false);
+}
+void BM_WorkloadJson_Parse_Fast_Rich(benchmark::State& state) {
+  RunFast(state, true);
+}
+void BM_WorkloadJson_Parse_Slow_Rich(benchmark::State& state) {
+  RunSlow(state, true);
+}
+
+BENCHMARK(BM_WorkloadJson_Parse_Fast_Synthetic);
+BENCHMARK(BM_WorkloadJson_Parse_Slow_Synthetic);
+BENCHMARK(BM_WorkloadJson_Parse_Fast_Rich);
+BENCHMARK(BM_WorkloadJson_Parse_Slow_Rich);
+
+}  // namespace
