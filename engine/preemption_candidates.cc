@@ -73,18 +73,19 @@ bool SatisfiesPreemptionPolicy(PreemptionPolicy policy, int32_t preemptor_priori
   return false;
 }
 
+void Candidate::SetOrderKey() {
+  using u128 = unsigned __int128;
+  // Each field mapped to an unsigned value that sorts the way CandidateBefore wants.
+  const uint64_t not_evicting = evicting ? 0 : 1;
+  const uint64_t own = own_cq ? 1 : 0;
+  const uint64_t prio = static_cast<uint32_t>(priority) ^ 0x8000'0000U;                 // ascending
+  const uint64_t recent = ~(static_cast<uint64_t>(reserved_at) ^ (uint64_t{1} << 63));  // desc
+  order_key = (u128{not_evicting} << 97) | (u128{own} << 96) | (u128{prio} << 64) | u128{recent};
+}
+
 bool CandidateBefore(const Candidate& a, const Candidate& b) {
-  if (a.evicting != b.evicting) {
-    return a.evicting;
-  }
-  if (a.own_cq != b.own_cq) {
-    return !a.own_cq;
-  }
-  if (a.priority != b.priority) {
-    return a.priority < b.priority;
-  }
-  if (a.reserved_at != b.reserved_at) {
-    return a.reserved_at > b.reserved_at;
+  if (a.order_key != b.order_key) {
+    return a.order_key < b.order_key;
   }
   if (int c = a.uid->compare(*b.uid); c != 0) {
     return c < 0;
@@ -206,6 +207,7 @@ void CandidateCollector::AddFromClusterQueue(const PreemptionRequest& request, C
     // Kueue keys on the QuotaReserved condition; 0 ("not set") stands for a missing condition.
     c.reserved_at = w.quota_reserved_time == 0 ? now_ : w.quota_reserved_time;
     c.uid = &w.uid;
+    c.SetOrderKey();
   }
 }
 

@@ -76,6 +76,11 @@ struct Candidate {
   int32_t priority = 0;
   TimeMicros reserved_at = 0;        // QuotaReserved transition; `now` when missing
   const std::string* uid = nullptr;  // owned by the WorkloadStore
+  // evicting, own_cq, priority and reserved_at packed so that one integer comparison decides
+  // CandidateBefore unless two candidates tie on all four (then uid decides). Set by SetOrderKey.
+  unsigned __int128 order_key = 0;
+
+  void SetOrderKey();
 };
 
 // Kueue's CandidatesOrdering: evicting first; other CQs before the own CQ; lower priority first;

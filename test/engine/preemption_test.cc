@@ -763,8 +763,36 @@ TEST(PreemptionOrderingTest, CandidateBefore) {
   auto with = [&](auto f) {
     Candidate c = base;
     f(c);
+    c.SetOrderKey();  // as the collector does once the fields are set
     return c;
   };
+  // Extremes of each packed field must not spill into the next one.
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) {
+                                c.own_cq = false;
+                                c.priority = INT32_MAX;
+                              }),
+                              with([](Candidate& c) {
+                                c.own_cq = true;
+                                c.priority = INT32_MIN;
+                              })));
+  EXPECT_FALSE(CandidateBefore(with([](Candidate& c) {
+                                 c.priority = INT32_MAX;
+                                 c.own_cq = false;
+                               }),
+                               with([](Candidate& c) {
+                                 c.own_cq = false;
+                                 c.priority = INT32_MIN;
+                               })));
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) {
+                                c.priority = -1;
+                                c.reserved_at = 0;
+                              }),
+                              with([](Candidate& c) {
+                                c.priority = 0;
+                                c.reserved_at = INT64_MAX;
+                              })));
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.reserved_at = INT64_MAX; }),
+                              with([](Candidate& c) { c.reserved_at = -1; })));
   EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.evicting = true; }),
                               with([](Candidate& c) { c.priority = -100; })));
   EXPECT_TRUE(CandidateBefore(with([](Candidate& c) { c.own_cq = false; }),
@@ -775,6 +803,14 @@ TEST(PreemptionOrderingTest, CandidateBefore) {
                               with([&](Candidate& c) { c.uid = &uid_a; })));
   EXPECT_TRUE(CandidateBefore(with([&](Candidate& c) { c.uid = &uid_a; }),
                               with([](Candidate& c) { c.workload = MakeId<WorkloadId>(0); })));
+  EXPECT_TRUE(CandidateBefore(with([](Candidate& c) {
+                                c.evicting = true;
+                                c.own_cq = true;
+                              }),
+                              with([](Candidate& c) {
+                                c.own_cq = false;
+                                c.priority = INT32_MIN;
+                              })));
   Candidate first = with([](Candidate& c) { c.workload = MakeId<WorkloadId>(1); });
   Candidate second = with([](Candidate& c) { c.workload = MakeId<WorkloadId>(2); });
   EXPECT_TRUE(CandidateBefore(first, second));
