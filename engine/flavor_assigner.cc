@@ -290,7 +290,20 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
   if (req_.resume != nullptr && req_.resume->valid) {
     start = req_.resume->NextFlavorIndex(pod_set_index, trigger);
   }
-  const int num_flavors = static_cast<int>(group.flavors.size());
+  int num_flavors = static_cast<int>(group.flavors.size());
+  if (req_.pinned != nullptr && pod_set_index < req_.pinned->pod_sets.size()) {
+    // §5.6 recompute: only the flavor chosen at nomination for this group.
+    for (const FlavorChoice& c : req_.pinned->pod_sets[pod_set_index].flavors) {
+      if (c.resource != trigger) {
+        continue;
+      }
+      auto it = std::find(group.flavors.begin(), group.flavors.end(), c.flavor);
+      if (it != group.flavors.end()) {
+        start = static_cast<int>(it - group.flavors.begin());
+        num_flavors = start + 1;
+      }
+    }
+  }
   GranularMode best_mode{PreemptionMode::kNoFit, INT_MAX};
   std::vector<FlavorChoice> best;
   int attempted = -1;

@@ -120,6 +120,9 @@ struct AssignRequest {
   bool fair_sharing = false;
   QuotaCheckStrategy quota_check = QuotaCheckStrategy::kBlockUndeclared;
   int64_t scheduling_cycle = 0;
+  // §5.6: evaluate only the flavors this earlier assignment chose (per pod set and resource
+  // group); nullptr = scan normally.
+  const Assignment* pinned = nullptr;
 };
 
 // REQUIRES: request.workload, cluster and tree set; request.cq exists.

@@ -73,6 +73,7 @@ class Preemptor : public PreemptionOracle {
   // Workloads already being evicted (Evicted=True): ordered first among candidates (§7.2).
   // Replaces the previous set.
   void SetEvicting(std::span<const WorkloadId> evicting);
+  void SetExcluded(std::span<const WorkloadId> excluded) { collector_.SetExcluded(excluded); }
 
   // §7.1-§7.4: targets for admitting `workload` into `cq` with `assignment`. The slots needing
   // preemption are those of the FlavorChoices in mode kPreempt; the request is assignment.usage.

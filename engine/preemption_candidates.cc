@@ -103,6 +103,11 @@ void CandidateCollector::SetEvicting(std::span<const WorkloadId> evicting) {
   evicting_.erase(std::unique(evicting_.begin(), evicting_.end()), evicting_.end());
 }
 
+void CandidateCollector::SetExcluded(std::span<const WorkloadId> excluded) {
+  excluded_.assign(excluded.begin(), excluded.end());
+  std::sort(excluded_.begin(), excluded_.end());
+}
+
 bool CandidateCollector::IsEvicting(WorkloadId id) const {
   return std::binary_search(evicting_.begin(), evicting_.end(), id);
 }
@@ -190,6 +195,9 @@ void CandidateCollector::AddFromClusterQueue(const PreemptionRequest& request, C
   for (WorkloadId id : store_.Admitted(cq)) {
     if (id == request.workload->id) {
       continue;  // a preemptor still holding a reservation never preempts itself
+    }
+    if (!excluded_.empty() && std::binary_search(excluded_.begin(), excluded_.end(), id)) {
+      continue;
     }
     const Workload& w = store_.Get(id);
     CandidateVariant variant = Classify(request, w, hierarchical_advantage);

@@ -115,6 +115,9 @@ class CandidateCollector {
 
   // Replaces the set of workloads already being evicted.
   void SetEvicting(std::span<const WorkloadId> evicting);
+  // Workloads that are no candidates at all (§5.6: victims of earlier entries of the cycle,
+  // removed from the snapshot for a recomputation). Empty by default.
+  void SetExcluded(std::span<const WorkloadId> excluded);
 
   // Fills `out` (cleared first). REQUIRES: request.cq exists and is active.
   // Cost: O(candidates log candidates + nodes visited x |needed|).
@@ -157,7 +160,9 @@ class CandidateCollector {
   std::vector<Candidate> priority_;
   std::vector<Candidate> same_queue_;
   std::vector<SlotAmount> remaining_;
-  uint64_t needed_mask_ = 0;  // FlavorResourceBit of every needed slot of the request
+  uint64_t needed_mask_ = 0;
+  std::vector<WorkloadId>
+      excluded_;  // sorted  // FlavorResourceBit of every needed slot of the request
 };
 
 }  // namespace internal

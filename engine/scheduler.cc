@@ -241,6 +241,49 @@ void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
   queues_.Remove(entry.workload);
 }
 
+bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<WorkloadId>& claimed,
+                                        Preemptor& preemptor) {
+  // §5.6 (Kueue's updateAssignmentIfNeeded): with every victim claimed earlier in the cycle
+  // removed from the snapshot, recompute on the flavors chosen at nomination, from a reset scan.
+  const Workload& w = store_.Get(entry.workload);
+  ResourceTree& tree = cluster_.mutable_tree();
+  Assignment recomputed;
+  std::vector<PreemptionTarget> targets;
+  {
+    ResourceTree::GenerationFreeze freeze(tree);
+    for (WorkloadId v : claimed) {
+      const Workload& victim = store_.Get(v);
+      tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+    }
+    preemptor.SetExcluded(claimed);
+    AssignRequest req;
+    req.workload = &w;
+    req.cq = entry.cq;
+    req.cluster = &cluster_;
+    req.tree = &tree;
+    req.quota_check = options_.quota_check;
+    req.scheduling_cycle = cycle_;
+    req.pinned = &entry.assignment;
+    recomputed = AssignFlavors(req, &preemptor);
+    if (recomputed.Mode() == AssignmentMode::kPreempt) {
+      targets = preemptor.GetTargets(w, entry.cq, recomputed);
+    }
+    preemptor.SetExcluded({});
+    for (WorkloadId v : claimed) {
+      const Workload& victim = store_.Get(v);
+      tree.AddUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+    }
+  }
+  bool usable = recomputed.Mode() == AssignmentMode::kFit
+                || (recomputed.Mode() == AssignmentMode::kPreempt && !targets.empty());
+  if (!usable) {
+    return false;
+  }
+  entry.assignment = std::move(recomputed);
+  entry.targets = std::move(targets);
+  return true;
+}
+
 CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
   Preemptor preemptor(cluster_, cluster_.mutable_tree(), store_, now);
   preemptor.SetEvicting(store_.Evicting());
@@ -328,12 +371,24 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     bool overlapping =
         std::any_of(entry.targets.begin(), entry.targets.end(),
                     [&](const PreemptionTarget& t) { return Contains(claimed, t.workload); });
-    if (overlapping) {
+    if (overlapping && !RecomputeWithoutVictims(entry, claimed, preemptor)) {
       entry.outcome = EntryOutcome::kSkipped;
       entry.reason = RequeueReason::kFailedAfterNomination;
       entry.message = "Workload has overlapping preemption targets with another workload";
       continue;
     }
+    if (overlapping && entry.assignment.Mode() == AssignmentMode::kFit) {
+      // §5.5 step 4, DeferredFit: it fits once the earlier victims are gone. Its usage counts
+      // for the rest of the cycle; it waits for those preemptions (not admitted now).
+      tree.AddUsage(node, entry.assignment.usage);
+      temporary.emplace_back(node, entry.assignment.usage);
+      entry.outcome = EntryOutcome::kPreempting;
+      entry.reason = RequeueReason::kPendingPreemption;
+      entry.message = "Workload fits once the preemptions of this cycle complete";
+      queues_.SetPreemptor(entry.cq, entry.workload);
+      continue;
+    }
+    mode = entry.assignment.Mode();
     std::vector<WorkloadId> victims = claimed;
     for (const PreemptionTarget& t : entry.targets) {
       victims.push_back(t.workload);

@@ -111,6 +111,9 @@ class Scheduler {
                            const FlavorScanState* resume);
   bool NamespaceMatches(const Workload& w, CqId cq) const;
   bool FitsAfterVictims(const CycleEntry& entry, const std::vector<WorkloadId>& victims);
+  // §5.6: recomputes an entry whose targets overlap earlier victims; false if it stays stuck.
+  bool RecomputeWithoutVictims(CycleEntry& entry, const std::vector<WorkloadId>& claimed,
+                               Preemptor& preemptor);
   void Admit(CycleEntry& entry, TimeMicros now);
 
   Cluster& cluster_;

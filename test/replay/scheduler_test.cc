@@ -297,6 +297,46 @@ TEST(SchedulerTest, CohortReclaimEvictsTheBorrower) {
   EXPECT_TRUE(run.Reserved("a1"));
 }
 
+// §5.6: b1's only target is the victim a1 already claimed. Recomputed without that victim, b1
+// fits: DeferredFit — it waits for the preemption (PendingPreemption) instead of being skipped,
+// and holds its usage for the rest of the cycle.
+TEST(SchedulerTest, OverlappingTargetsAreRecomputedIntoDeferredFit) {
+  std::string reclaim = "  preemption: {reclaimWithinCohort: Any}";
+  ScheduleRun run = Schedule(
+      Docs({kFlavor, Cq("a", "c", "4", reclaim), Cq("b", "c", "4", reclaim), Cq("v", "c", "0"),
+            Admitted("victim", "v", "8", 0), Wl("a1", "a", "4", 0), Wl("b1", "b", "4", 0)}));
+  EXPECT_EQ(run.Outcome(1, "a1"), EntryOutcome::kPreempting);
+  const engine::CycleEntry* b1 = run.Entry(1, "b1");
+  ASSERT_NE(b1, nullptr);
+  EXPECT_EQ(b1->outcome, EntryOutcome::kPreempting);
+  EXPECT_EQ(b1->reason, engine::RequeueReason::kPendingPreemption);
+  EXPECT_TRUE(b1->targets.empty()) << "DeferredFit evicts nothing more";
+  ASSERT_EQ(run.cycles[0].evictions.size(), 1u);
+  // Once the victim is gone both are admitted.
+  EXPECT_TRUE(run.Reserved("a1"));
+  EXPECT_TRUE(run.Reserved("b1"));
+}
+
+// §5.6, the other outcome: recomputed without the claimed victim, b1 still needs preemption and
+// finds a disjoint target of its own, which it evicts in the same cycle.
+TEST(SchedulerTest, OverlappingTargetsAreRecomputedIntoDisjointTargets) {
+  std::string reclaim = "  preemption: {reclaimWithinCohort: Any}";
+  ScheduleRun run =
+      Schedule(Docs({kFlavor, Cq("a", "c", "4", reclaim), Cq("b", "c", "4", reclaim),
+                     Cq("v", "c", "0"), Admitted("big", "v", "4", 0, "2026-01-01T00:00:00Z"),
+                     Admitted("small", "v", "4", 0, "2026-01-01T00:00:01Z"), Wl("a1", "a", "4", 0),
+                     Wl("b1", "b", "4", 0)}),
+               1);
+  // Both nominate the most recently admitted victim, `small`; a1 (CQ name order) claims it.
+  const engine::CycleEntry* b1 = run.Entry(1, "b1");
+  ASSERT_NE(b1, nullptr);
+  EXPECT_EQ(b1->outcome, EntryOutcome::kPreempting);
+  ASSERT_EQ(b1->targets.size(), 1u);
+  EXPECT_EQ(run.state.store->Get(b1->targets[0].workload).key, "ns/big");
+  ASSERT_EQ(run.cycles[0].evictions.size(), 2u);
+  EXPECT_NE(run.cycles[0].evictions[0].victim, run.cycles[0].evictions[1].victim);
+}
+
 // Determinism: the order of objects in the input never changes the decisions.
 TEST(SchedulerTest, ShufflingTheInputDoesNotChangeTheOutput) {
   std::vector<std::string> docs = {kFlavor,
