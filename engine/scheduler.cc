@@ -57,6 +57,7 @@ Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queue
 }
 
 void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
+  namespace_labels_.clear();
   for (const NamespaceSpec& ns : namespaces) {
     namespace_labels_[ns.name] = ns.labels;
     namespace_labels_[ns.name]["kubernetes.io/metadata.name"] = ns.name;
