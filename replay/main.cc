@@ -4,7 +4,9 @@
 #include <exception>
 #include <filesystem>
 
+#include "replay/diff_command.h"
 #include "replay/explain_command.h"
+#include "replay/gate_command.h"
 #include "replay/generate_command.h"
 #include "replay/replay_command.h"
 #include "replay/schedule_command.h"
@@ -150,6 +152,29 @@ int Run(int argc, char** argv) {
                    "Control plane: cap on admissions per second (0: none)")
       ->check(CLI::NonNegativeNumber);
 
+  replay::DiffOptions diff;
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "Compare two tally replay output directories (docs/diff-and-gate.md)");
+  diff_cmd->add_option("a", diff.a, "Replay output directory A")->required();
+  diff_cmd->add_option("b", diff.b, "Replay output directory B")->required();
+  diff_cmd->add_option("-o,--output", diff.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  diff_cmd->add_option("--top", diff.top, "Workloads listed per change kind")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+
+  replay::GateOptions gate;
+  CLI::App* gate_cmd = app.add_subcommand(
+      "gate", "Fail when a candidate replay is worse than a baseline beyond limits (CI)");
+  gate_cmd->add_option("--baseline", gate.baseline, "Baseline replay output directory")->required();
+  gate_cmd->add_option("--candidate", gate.candidate, "Candidate replay output directory")
+      ->required();
+  gate_cmd
+      ->add_option("--max", gate.limits,
+                   "METRIC[@CLUSTERQUEUE]=LIMIT, e.g. p99_wait=+10% utilisation=-2pp")
+      ->required();
+  gate_cmd->add_option("--junit", gate.junit, "Also write the checks as JUnit XML to FILE");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -167,6 +192,12 @@ int Run(int argc, char** argv) {
   }
   if (generate_cmd->parsed()) {
     return replay::RunGenerate(generate);
+  }
+  if (diff_cmd->parsed()) {
+    return replay::RunDiff(diff);
+  }
+  if (gate_cmd->parsed()) {
+    return replay::RunGate(gate);
   }
   if (explain_cmd->parsed()) {
     if (explain.workload.empty()) {
