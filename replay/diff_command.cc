@@ -397,28 +397,16 @@ std::string FormatDiffText(const ReplayDiff& d) {
 
 namespace {
 
-// As report.json: 6 significant digits, null when not finite.
-void Number(JsonWriter& w, double value) {
-  if (!std::isfinite(value)) {
-    w.Null();
-    return;
-  }
-  std::string text = fmt::format("{:.6g}", value);
-  double rounded = 0;
-  std::from_chars(text.data(), text.data() + text.size(), rounded);
-  w.Double(rounded == 0 ? 0.0 : rounded);
-}
-
 void DeltaJson(JsonWriter& w, const Delta& d, bool integer) {
   w.BeginObject();
   w.Key("a");
-  integer ? w.Int(static_cast<int64_t>(d.a)) : Number(w, d.a);
+  integer ? w.Int(static_cast<int64_t>(d.a)) : w.RoundedNumber(d.a);
   w.Key("b");
-  integer ? w.Int(static_cast<int64_t>(d.b)) : Number(w, d.b);
+  integer ? w.Int(static_cast<int64_t>(d.b)) : w.RoundedNumber(d.b);
   w.Key("change");
-  integer ? w.Int(static_cast<int64_t>(d.change())) : Number(w, d.change());
+  integer ? w.Int(static_cast<int64_t>(d.change())) : w.RoundedNumber(d.change());
   w.Key("relative");
-  Number(w, d.relative());
+  w.RoundedNumber(d.relative());
   w.EndObject();
 }
 
@@ -475,7 +463,7 @@ void ChangesJson(JsonWriter& w, const std::vector<WorkloadChange>& list) {
     w.String(c.cluster_queue);
     w.Key("waitChangeSeconds");
     if (c.admitted_a != kNeverAdmitted && c.admitted_b != kNeverAdmitted) {
-      Number(w, c.wait_change_seconds());
+      w.RoundedNumber(c.wait_change_seconds());
     } else {
       w.Null();
     }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
+
 namespace replay {
 
 void JsonWriter::BeforeValue() {
@@ -89,6 +92,17 @@ void JsonWriter::Escaped(std::string_view s) {
     }
   }
   out_ += '"';
+}
+
+void JsonWriter::RoundedNumber(double value) {
+  if (!std::isfinite(value)) {
+    Null();
+    return;
+  }
+  std::string text = fmt::format("{:.6g}", value);
+  double rounded = 0;
+  std::from_chars(text.data(), text.data() + text.size(), rounded);
+  Double(rounded == 0 ? 0.0 : rounded);
 }
 
 }  // namespace replay

@@ -26,6 +26,9 @@ class JsonWriter {
   void String(std::string_view value);
   void Int(int64_t value);
   void Double(double value);
+  // For reports: rounded to 6 significant digits (so that the last bits of a float sum never
+  // reach the file), null when not finite, never "-0". Locale-independent.
+  void RoundedNumber(double value);
   void Bool(bool value);
   void Null();
 

@@ -17,19 +17,6 @@ namespace {
 
 constexpr int kSchemaVersion = 1;
 
-// Rounded to 6 significant digits (so that the last bits of a float sum never reach the file),
-// null when not finite. The rounding goes through text and std::from_chars: no locale anywhere.
-void Number(JsonWriter& w, double value) {
-  if (!std::isfinite(value)) {
-    w.Null();
-    return;
-  }
-  std::string text = fmt::format("{:.6g}", value);
-  double rounded = 0;
-  std::from_chars(text.data(), text.data() + text.size(), rounded);
-  w.Double(rounded == 0 ? 0.0 : rounded);  // no "-0"
-}
-
 void StringArray(JsonWriter& w, const std::vector<std::string>& values) {
   w.BeginArray();
   for (const std::string& v : values) {
@@ -51,7 +38,7 @@ void IntMap(JsonWriter& w, const Map& map) {
 void FloatArray(JsonWriter& w, const std::vector<float>& values) {
   w.BeginArray();
   for (float v : values) {
-    Number(w, v);
+    w.RoundedNumber(v);
   }
   w.EndArray();
 }
@@ -60,15 +47,15 @@ void WaitStatsFields(JsonWriter& w, const WaitStats& s) {
   w.Key("count");
   w.Int(s.count);
   w.Key("max");
-  Number(w, s.max);
+  w.RoundedNumber(s.max);
   w.Key("mean");
-  Number(w, s.mean);
+  w.RoundedNumber(s.mean);
   w.Key("p50");
-  Number(w, s.p50);
+  w.RoundedNumber(s.p50);
   w.Key("p90");
-  Number(w, s.p90);
+  w.RoundedNumber(s.p90);
   w.Key("p99");
-  Number(w, s.p99);
+  w.RoundedNumber(s.p99);
 }
 
 // Keys in byte order: "count" "max" "mean" < "name" < "p50" ..., so the name goes between.
@@ -78,17 +65,17 @@ void GroupObjectSorted(JsonWriter& w, const GroupWaits& g) {
   w.Key("count");
   w.Int(s.count);
   w.Key("max");
-  Number(w, s.max);
+  w.RoundedNumber(s.max);
   w.Key("mean");
-  Number(w, s.mean);
+  w.RoundedNumber(s.mean);
   w.Key("name");
   w.String(g.name);
   w.Key("p50");
-  Number(w, s.p50);
+  w.RoundedNumber(s.p50);
   w.Key("p90");
-  Number(w, s.p90);
+  w.RoundedNumber(s.p90);
   w.Key("p99");
-  Number(w, s.p99);
+  w.RoundedNumber(s.p99);
   w.EndObject();
 }
 
@@ -136,19 +123,19 @@ void WriteEngine(JsonWriter& w, const ReplayReport& r) {
   }
   w.EndArray();
   w.Key("decisionLatencyP50Ns");
-  Number(w, t ? r.decision_latency_p50_ns : 0);
+  w.RoundedNumber(t ? r.decision_latency_p50_ns : 0);
   w.Key("decisionLatencyP99Ns");
-  Number(w, t ? r.decision_latency_p99_ns : 0);
+  w.RoundedNumber(t ? r.decision_latency_p99_ns : 0);
   w.Key("decisions");
   w.Int(t ? r.decisions : 0);
   w.Key("eventsPerSecond");
-  Number(w, t ? r.events_per_second : 0);
+  w.RoundedNumber(t ? r.events_per_second : 0);
   w.Key("peakRssBytes");
   w.Int(t ? r.peak_rss_bytes : 0);
   w.Key("timings");
   w.Bool(t);
   w.Key("wallSeconds");
-  Number(w, t ? r.wall_seconds : 0);
+  w.RoundedNumber(t ? r.wall_seconds : 0);
   w.EndObject();
 }
 
@@ -240,7 +227,7 @@ void WriteSeries(JsonWriter& w, const ReplayReport& r) {
   w.Key("sampleTimes");
   w.BeginArray();
   for (double t : r.sample_times) {
-    Number(w, t);
+    w.RoundedNumber(t);
   }
   w.EndArray();
   w.EndObject();
@@ -286,9 +273,9 @@ void WriteUsage(JsonWriter& w, const ReplayReport& r) {
     w.Key("flavor");
     w.String(u.flavor);
     w.Key("meanBorrowed");
-    Number(w, u.mean_borrowed);
+    w.RoundedNumber(u.mean_borrowed);
     w.Key("meanUsage");
-    Number(w, u.mean_usage);
+    w.RoundedNumber(u.mean_usage);
     w.Key("nominal");
     w.Int(u.nominal);
     w.Key("peakUsage");
@@ -298,7 +285,7 @@ void WriteUsage(JsonWriter& w, const ReplayReport& r) {
     w.Key("usageAtEnd");
     w.Int(u.usage_at_end);
     w.Key("utilisation");
-    Number(w, u.utilisation);
+    w.RoundedNumber(u.utilisation);
     w.EndObject();
   }
   w.EndArray();
