@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -393,25 +393,105 @@ struct Sample {
   std::string value;
 };
 
-// Parses one sample line strictly: name{label="value",...} value.
+bool IsNameStart(char c, bool colon) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || (colon && c == ':');
+}
+bool IsNameChar(char c, bool colon) {
+  return IsNameStart(c, colon) || std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool Digits(std::string_view v, size_t& j) {
+  size_t start = j;
+  while (j < v.size() && std::isdigit(static_cast<unsigned char>(v[j])) != 0) {
+    ++j;
+  }
+  return j > start;
+}
+
+// Parses one sample line strictly: name{label="value",...} value, the value a decimal number
+// (optional fraction and exponent), NaN, +Inf or -Inf. Label values are kept escaped, as written.
+// (Hand-written: std::regex trips GCC 12's -Wmaybe-uninitialized in sanitizer builds.)
 bool ParseSample(std::string_view line, Sample& out) {
-  static const std::regex kLine(
-      R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:\\.|[^"\\])*",?)*)\})? )"
-      R"((-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?|NaN|\+Inf|-Inf)$)");
-  static const std::regex kLabel(R"re(([a-zA-Z_][a-zA-Z0-9_]*)="((?:\\.|[^"\\])*)")re");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(line.begin(), line.end(), m, kLine)) {
+  size_t i = 0;
+  if (line.empty() || !IsNameStart(line[0], true)) {
     return false;
   }
-  out.name = m[1];
-  out.value = m[4];
-  out.labels.clear();
-  const std::string labels = m[3];
-  for (auto it = std::sregex_iterator(labels.begin(), labels.end(), kLabel);
-       it != std::sregex_iterator(); ++it) {
-    out.labels[(*it)[1]] = (*it)[2];
+  while (i < line.size() && IsNameChar(line[i], true)) {
+    ++i;
   }
-  return true;
+  out.name = std::string(line.substr(0, i));
+  out.labels.clear();
+  if (i < line.size() && line[i] == '{') {
+    ++i;
+    while (i < line.size() && line[i] != '}') {
+      size_t start = i;
+      if (!IsNameStart(line[i], false)) {
+        return false;
+      }
+      while (i < line.size() && IsNameChar(line[i], false)) {
+        ++i;
+      }
+      std::string key(line.substr(start, i - start));
+      if (i + 1 >= line.size() || line[i] != '=' || line[i + 1] != '"') {
+        return false;
+      }
+      i += 2;
+      std::string value;
+      while (i < line.size() && line[i] != '"') {
+        if (line[i] == '\\') {
+          if (i + 1 >= line.size()) {
+            return false;
+          }
+          value += line.substr(i, 2);
+          i += 2;
+          continue;
+        }
+        value += line[i++];
+      }
+      if (i >= line.size()) {
+        return false;
+      }
+      ++i;  // closing quote
+      out.labels[key] = value;
+      if (i < line.size() && line[i] == ',') {
+        ++i;
+      }
+    }
+    if (i >= line.size()) {
+      return false;
+    }
+    ++i;  // '}'
+  }
+  if (i >= line.size() || line[i] != ' ') {
+    return false;
+  }
+  std::string_view v = line.substr(i + 1);
+  out.value = std::string(v);
+  if (v == "NaN" || v == "+Inf" || v == "-Inf") {
+    return true;
+  }
+  size_t j = 0;
+  if (j < v.size() && v[j] == '-') {
+    ++j;
+  }
+  if (!Digits(v, j)) {
+    return false;
+  }
+  if (j < v.size() && v[j] == '.') {
+    ++j;
+    if (!Digits(v, j)) {
+      return false;
+    }
+  }
+  if (j < v.size() && v[j] == 'e') {
+    ++j;
+    if (j < v.size() && (v[j] == '+' || v[j] == '-')) {
+      ++j;
+    }
+    if (!Digits(v, j)) {
+      return false;
+    }
+  }
+  return j == v.size();
 }
 
 std::string BaseName(const std::string& name) {
