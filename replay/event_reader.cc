@@ -115,6 +115,8 @@ const char* ToString(EventErrorReason reason) {
       return "unknownQueue";
     case EventErrorReason::kInvalidConfig:
       return "invalidConfig";
+    case EventErrorReason::kReadError:
+      return "readError";
   }
   return "?";
 }
@@ -180,6 +182,12 @@ bool EventReader::Fill() {
   int n = gzread(impl_->file, buffer_.data() + end_, static_cast<unsigned>(usable - end_));
   if (n <= 0) {
     eof_ = true;
+    int code = Z_OK;
+    const char* message = gzerror(impl_->file, &code);
+    if (n < 0 || (code != Z_OK && code != Z_STREAM_END)) {
+      // A truncated or corrupt gzip stream: the rest of the trace is lost, and must be said.
+      read_error_ = code == Z_ERRNO ? std::strerror(errno) : (message != nullptr ? message : "?");
+    }
     return false;
   }
   end_ += static_cast<size_t>(n);
@@ -220,6 +228,16 @@ EventReader::Result EventReader::Next(TraceEvent& event, EventError& error) {
   while (true) {
     std::optional<std::string_view> line = NextLine();
     if (!line) {
+      if (!read_error_.empty()) {
+        error = MakeError(EventErrorReason::kReadError, "",
+                          fmt::format("cannot read past this point: {}; the rest of the file is "
+                                      "lost",
+                                      read_error_));
+        error.file = path_;
+        error.line = line_ + 1;
+        read_error_.clear();
+        return Result::kError;
+      }
       return Result::kEnd;
     }
     size_t first = line->find_first_not_of(" \t");

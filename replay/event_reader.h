@@ -56,6 +56,7 @@ enum class EventErrorReason : uint8_t {
   kBadObject,      // the object fails the manifest rules (a bad quantity, ...)
   kUnsupportedKind,
   kTimeBackwards,
+  kReadError,  // the file itself cannot be read on (a truncated or corrupt gzip stream)
   // Raised by the simulator, not the reader:
   kUnknownWorkload,  // MODIFIED / DELETED of a workload never added, or ADDED twice
   kUnknownQueue,     // a workload whose LocalQueue does not exist
@@ -112,6 +113,7 @@ class EventReader {
   size_t begin_ = 0;  // start of unread data in buffer_
   size_t end_ = 0;    // end of valid data in buffer_
   bool eof_ = false;
+  std::string read_error_;  // set when reading stopped on an error, reported once by Next
   bool header_checked_ = false;
   int64_t line_ = 0;
   int64_t bytes_consumed_ = 0;

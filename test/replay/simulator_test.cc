@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -430,6 +431,36 @@ TEST_F(SimulatorTest, UnknownHeaderVersionIsFatal) {
   EXPECT_EQ(o.report.events_rejected, 1);
   ASSERT_EQ(o.report.errors.size(), 1u);
   EXPECT_NE(o.report.errors[0].find("events.jsonl:1: format"), std::string::npos);
+}
+
+TEST_F(SimulatorTest, TruncatedGzipIsReportedNotSilentlyShortened) {
+  std::string text;
+  for (int i = 0; i < 400; ++i) {
+    text += Added(i, WorkloadJson(fmt::format("w{}", i), "1"), "1s") + "\n";
+  }
+  std::string full_path = (dir_ / "full.jsonl.gz").string();
+  gzFile gz = gzopen(full_path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+  // Keep the first half of the compressed bytes: the stream ends mid-way, without its trailer.
+  std::ifstream in(full_path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string cut = Write("cut.jsonl.gz", bytes.substr(0, bytes.size() / 2));
+  Outcome o = ReplayFiles(Write("manifests.yaml", Manifests("4")), cut, {});
+  const ReplayReport& r = o.report;
+  EXPECT_GT(r.events_applied, 0);
+  EXPECT_LT(r.events_applied, 400);
+  EXPECT_EQ(r.events_read, r.events_applied + r.events_rejected);
+  ASSERT_EQ(r.rejected_by_reason.count("readError"), 1u);
+  EXPECT_EQ(r.rejected_by_reason.at("readError"), 1);
+  bool named = false;
+  for (const std::string& e : r.errors) {
+    named = named
+            || (e.find("cut.jsonl.gz:") != std::string::npos
+                && e.find("the rest of the file is lost") != std::string::npos);
+  }
+  EXPECT_TRUE(named);
 }
 
 // --- Inputs and determinism ---------------------------------------------------------------------
