@@ -391,42 +391,6 @@ std::string FormatGateTable(const std::vector<GateCheck>& checks) {
   return out;
 }
 
-std::string XmlEscape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-      case '\n':
-      case '\r':
-        out += fmt::format("&#{};", static_cast<int>(c));  // kept in attribute values too
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to write these
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
 std::string FormatJUnit(const std::vector<GateCheck>& checks) {
   int failures = 0;
   for (const GateCheck& c : checks) {
@@ -440,13 +404,13 @@ std::string FormatJUnit(const std::vector<GateCheck>& checks) {
       "skipped=\"0\">\n",
       checks.size(), failures);
   for (const GateCheck& c : checks) {
-    const std::string name = XmlEscape(c.limit.spec);
+    const std::string name = internal::MarkupEscape(c.limit.spec);
     if (c.pass) {
       out += fmt::format("    <testcase classname=\"tally.gate\" name=\"{}\">\n", name);
-      out += fmt::format("      <system-out>{}</system-out>\n", XmlEscape(c.message));
+      out += fmt::format("      <system-out>{}</system-out>\n", internal::MarkupEscape(c.message));
       out += "    </testcase>\n";
     } else {
-      const std::string message = XmlEscape(c.message);
+      const std::string message = internal::MarkupEscape(c.message);
       out += fmt::format("    <testcase classname=\"tally.gate\" name=\"{}\">\n", name);
       out += fmt::format("      <failure message=\"{0}\" type=\"limit\">{0}</failure>\n", message);
       out += "    </testcase>\n";

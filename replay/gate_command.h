@@ -81,8 +81,6 @@ GateCheck EvaluateGateLimit(const GateLimit& limit, double baseline, double cand
 
 std::string FormatGateTable(const std::vector<GateCheck>& checks);
 std::string FormatJUnit(const std::vector<GateCheck>& checks);
-// &, <, >, ", ' as entities; control characters XML 1.0 forbids become U+FFFD.
-std::string XmlEscape(std::string_view text);
 
 int RunGate(const GateOptions& options);
 

@@ -1,6 +1,6 @@
 // report.html (docs/report.md): one self-contained page. Everything is inline — CSS in <style>,
 // plots as inline <svg> drawn here — and there is no script and no URL, so the file opens offline
-// and cannot leak a request. Every name from the input goes through HtmlEscape.
+// and cannot leak a request. Every name from the input goes through MarkupEscape.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,7 +20,7 @@ namespace replay {
 
 namespace internal {
 
-std::string HtmlEscape(std::string_view text) {
+std::string MarkupEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -40,8 +40,17 @@ std::string HtmlEscape(std::string_view text) {
       case '\'':
         out += "&#39;";
         break;
+      case '\t':
+      case '\n':
+      case '\r':
+        out += fmt::format("&#{};", static_cast<int>(c));  // kept in attribute values too
+        break;
       default:
-        out += c;
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to write these
+        } else {
+          out += c;
+        }
     }
   }
   return out;
@@ -52,7 +61,7 @@ std::string HtmlEscape(std::string_view text) {
 namespace {
 
 using internal::FormatSecondsShort;
-using internal::HtmlEscape;
+using internal::MarkupEscape;
 
 constexpr size_t kMaxPlottedClusterQueues = 12;
 constexpr size_t kMaxPoints = 600;  // per plotted line; longer series are bucketed (max per bucket)
@@ -147,7 +156,7 @@ void WaitTable(std::string& out, std::string_view what, const std::vector<GroupW
   HtmlTable t(out, {what, "admitted", "mean", "p50", "p90", "p99", "max"}, {true});
   for (const GroupWaits& g : groups) {
     const WaitStats& w = g.stats;
-    t.Row({g.name.empty() ? "(none)" : HtmlEscape(g.name), Int(w.count), Wait(w, w.mean),
+    t.Row({g.name.empty() ? "(none)" : MarkupEscape(g.name), Int(w.count), Wait(w, w.mean),
            Wait(w, w.p50), Wait(w, w.p90), Wait(w, w.p99), Wait(w, w.max)});
   }
 }
@@ -162,7 +171,7 @@ void AppendSummary(std::string& out, const ReplayReport& r) {
   t.Row({"events read = applied + rejected",
          fmt::format("{} = {} + {}", r.events_read, r.events_applied, r.events_rejected)});
   for (const auto& [reason, n] : r.rejected_by_reason) {
-    t.Row({fmt::format("&nbsp;&nbsp;rejected: {}", HtmlEscape(reason)), Int(n)});
+    t.Row({fmt::format("&nbsp;&nbsp;rejected: {}", MarkupEscape(reason)), Int(n)});
   }
   t.Row({"workloads created", Int(r.workloads_created)});
   t.Row({"&nbsp;&nbsp;already admitted in the trace", Int(r.workloads_initially_admitted)});
@@ -170,7 +179,7 @@ void AppendSummary(std::string& out, const ReplayReport& r) {
   t.Row({"admissions", Int(r.admissions)});
   t.Row({"preemptions", Int(r.preemptions)});
   for (const auto& [reason, n] : r.evictions_by_reason) {
-    t.Row({fmt::format("&nbsp;&nbsp;evicted: {}", HtmlEscape(reason)), Int(n)});
+    t.Row({fmt::format("&nbsp;&nbsp;evicted: {}", MarkupEscape(reason)), Int(n)});
   }
   t.Row({"requeues", Int(r.requeues)});
   t.Row({"deactivated", Int(r.deactivated)});
@@ -203,10 +212,10 @@ void AppendClusterQueues(std::string& out, const ReplayReport& r) {
     auto it = waits.find(cq.name);
     const WaitStats& w = it == waits.end() ? kNone : *it->second;
     const ResourceUsage* main = internal::MainResource(r, cq.name);
-    t.Row({HtmlEscape(cq.name), Int(cq.admitted), Int(cq.preempted), Int(cq.pending_at_end),
+    t.Row({MarkupEscape(cq.name), Int(cq.admitted), Int(cq.preempted), Int(cq.pending_at_end),
            Int(cq.running_at_end), Wait(w, w.p50), Wait(w, w.p90), Wait(w, w.p99), Wait(w, w.max),
            main ? Percent(main->utilisation) : "-",
-           main ? HtmlEscape(fmt::format("{}/{}", main->flavor, main->resource)) : ""});
+           main ? MarkupEscape(fmt::format("{}/{}", main->flavor, main->resource)) : ""});
   }
 }
 
@@ -222,7 +231,7 @@ void AppendUsage(std::string& out, const ReplayReport& r) {
                "utilisation", "peak", "at end"},
               {true, true, true});
   for (const ResourceUsage& u : r.usage) {
-    t.Row({HtmlEscape(u.cluster_queue), HtmlEscape(u.flavor), HtmlEscape(u.resource),
+    t.Row({MarkupEscape(u.cluster_queue), MarkupEscape(u.flavor), MarkupEscape(u.resource),
            Amount(u.resource, static_cast<double>(u.nominal)), Amount(u.resource, u.mean_usage),
            Amount(u.resource, u.mean_borrowed), Percent(u.utilisation),
            Amount(u.resource, static_cast<double>(u.peak_usage)),
@@ -295,7 +304,7 @@ void AppendChart(std::string& out, const ChartSpec& spec, const std::vector<doub
   out += fmt::format(
       "<svg width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" role=\"img\">"
       "<text class=\"title\" x=\"{2:.0f}\" y=\"13\">{3}</text>",
-      kChartWidth, kChartHeight, kPadLeft, HtmlEscape(spec.title));
+      kChartWidth, kChartHeight, kPadLeft, MarkupEscape(spec.title));
   // Axes and labels: 0 and max on y, start and end (seconds since the first event) on x.
   out += fmt::format(
       "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}H{3:.1f}\" fill=\"none\" stroke=\"#9aa4b2\"/>"
@@ -305,13 +314,14 @@ void AppendChart(std::string& out, const ChartSpec& spec, const std::vector<doub
       "<text x=\"{0:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\">{2}</text>"
       "<text x=\"{0:.1f}\" y=\"{3:.1f}\" text-anchor=\"end\">{4}</text>"
       "<text x=\"{0:.1f}\" y=\"{5:.1f}\" text-anchor=\"end\">{6}</text>",
-      kPadLeft - 4, kPadTop + 4, HtmlEscape(YLabel(spec, y_max)), kPadTop + plot_h,
-      HtmlEscape(YLabel(spec, 0)), kPadTop + plot_h / 2 + 4, HtmlEscape(YLabel(spec, y_max / 2)));
+      kPadLeft - 4, kPadTop + 4, MarkupEscape(YLabel(spec, y_max)), kPadTop + plot_h,
+      MarkupEscape(YLabel(spec, 0)), kPadTop + plot_h / 2 + 4,
+      MarkupEscape(YLabel(spec, y_max / 2)));
   out += fmt::format(
       "<text x=\"{0:.1f}\" y=\"{1:.1f}\">+{2}</text>"
       "<text x=\"{3:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\">+{4}</text>",
-      kPadLeft, kChartHeight - 6, HtmlEscape(FormatSecondsShort(t0)), kPadLeft + plot_w,
-      HtmlEscape(FormatSecondsShort(t1)));
+      kPadLeft, kChartHeight - 6, MarkupEscape(FormatSecondsShort(t0)), kPadLeft + plot_w,
+      MarkupEscape(FormatSecondsShort(t1)));
   if (points.empty()) {
     out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">no samples</text>", kPadLeft + 8,
                        kPadTop + plot_h / 2);
@@ -378,7 +388,7 @@ void AppendPlots(std::string& out, const ReplayReport& r) {
             "its bucket."
           : "");
   for (const CqSeries* s : plotted) {
-    out += fmt::format("<h3>{}</h3>\n<div class=\"plots\">\n", HtmlEscape(s->name));
+    out += fmt::format("<h3>{}</h3>\n<div class=\"plots\">\n", MarkupEscape(s->name));
     AppendChart(out, {"pending workloads", "#2f6fd0", false, false}, r.sample_times, s->pending);
     AppendChart(out, {"utilisation", "#2c9a5a", true, false}, r.sample_times, s->utilisation);
     AppendChart(out, {"mean time to admission", "#d0742f", false, true}, r.sample_times,
@@ -402,7 +412,7 @@ void AppendErrors(std::string& out, const ReplayReport& r) {
   }
   out += "<h2>Rejected events</h2>\n<ul class=\"errors\">\n";
   for (const std::string& e : r.errors) {
-    out += fmt::format("<li>{}</li>\n", HtmlEscape(e));
+    out += fmt::format("<li>{}</li>\n", MarkupEscape(e));
   }
   out += "</ul>\n";
   if (r.errors_not_listed > 0) {
@@ -435,10 +445,10 @@ std::string FormatReportHtml(const ReplayReport& report) {
   out += kStyle;
   out += "</style>\n</head>\n<body>\n<h1>tally replay report</h1>\n<p class=\"mode\">";
   out += report.mode == "policy-only" ? "policy-only: no control-plane latency modelled"
-                                      : fmt::format("{} model", HtmlEscape(report.mode));
+                                      : fmt::format("{} model", MarkupEscape(report.mode));
   const char* sep = report.mode == "policy-only" ? "; settings: " : ": ";
   for (const auto& [key, value] : report.model) {
-    out += fmt::format("{}{}={}", sep, HtmlEscape(key), HtmlEscape(value));
+    out += fmt::format("{}{}={}", sep, MarkupEscape(key), MarkupEscape(value));
     sep = ", ";
   }
   out += "</p>\n";

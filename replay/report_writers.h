@@ -49,8 +49,10 @@ namespace internal {
 // "850ms", "12.3s", "4.5m", "2.25h", "3.1d": at most 7 characters for any duration under 10^5
 // days; "-" for NaN.
 std::string FormatSecondsShort(double seconds);
-// Text with &, <, >, " and ' replaced by entities: safe in element content and quoted attributes.
-std::string HtmlEscape(std::string_view text);
+// Text safe in HTML and XML element content and quoted attributes (report.html, tally gate's
+// JUnit XML): &, <, >, " and ' as entities, tab/newline/CR as character references, other
+// control characters (which XML 1.0 cannot carry) as U+FFFD.
+std::string MarkupEscape(std::string_view text);
 // A Prometheus label value: backslash, double quote and line feed escaped.
 std::string PrometheusLabelEscape(std::string_view text);
 // The (flavor, resource) row of `cluster_queue` with the highest utilisation among those with a

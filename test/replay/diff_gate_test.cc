@@ -18,6 +18,7 @@
 #include "replay/diff_command.h"
 #include "replay/gate_command.h"
 #include "replay/replay_outputs.h"
+#include "replay/report_writers.h"
 
 namespace replay {
 namespace {
@@ -561,7 +562,7 @@ TEST_F(DiffGateTest, RunGateExitCodesAndJUnit) {
   o.limits.clear();
   EXPECT_EQ(RunGate(o), 2);
 
-  EXPECT_EQ(XmlEscape("a<b>&\"'\x01"), "a&lt;b&gt;&amp;&quot;&apos;\xEF\xBF\xBD");
+  EXPECT_EQ(internal::MarkupEscape("a<b>&\"'\x01"), "a&lt;b&gt;&amp;&quot;&#39;\xEF\xBF\xBD");
 }
 
 }  // namespace
