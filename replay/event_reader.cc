@@ -132,12 +132,15 @@ std::string EventError::ToString() const {
 
 struct EventReader::Impl {
   gzFile file = nullptr;
-  simdjson::ondemand::parser parser;
   ~Impl() {
     if (file != nullptr) {
       gzclose(file);
     }
   }
+};
+
+struct EventLineParser::Impl {
+  simdjson::ondemand::parser parser;
 };
 
 EventReader::EventReader() : impl_(std::make_unique<Impl>()) {}
@@ -224,53 +227,84 @@ std::optional<std::string_view> EventReader::NextLine() {
   }
 }
 
+std::optional<EventError> EventReader::TakeReadError() {
+  if (read_error_.empty()) {
+    return std::nullopt;
+  }
+  EventError error = MakeError(
+      EventErrorReason::kReadError, "",
+      fmt::format("cannot read past this point: {}; the rest of the file is lost", read_error_));
+  error.file = path_;
+  error.line = line_ + 1;
+  read_error_.clear();
+  return error;
+}
+
+bool EventReader::CheckHeader(std::string_view line, std::optional<EventError>& error) {
+  if (header_checked_) {
+    return false;
+  }
+  header_checked_ = true;
+  if (line.find("\"format\"") == std::string_view::npos
+      || line.find("\"type\"") != std::string_view::npos) {
+    return false;
+  }
+  // The header: {"format":"tally.events","version":1}.
+  simdjson::padded_string copy(line);
+  simdjson::ondemand::parser parser;
+  simdjson::ondemand::document doc;
+  std::string_view format;
+  int64_t version = 0;
+  if (parser.iterate(copy).get(doc) != simdjson::SUCCESS
+      || doc["format"].get_string().get(format) != simdjson::SUCCESS
+      || doc["version"].get_int64().get(version) != simdjson::SUCCESS || format != "tally.events"
+      || version != kFormatVersion) {
+    EventError e = MakeError(EventErrorReason::kBadField, "format",
+                             fmt::format("unsupported trace header {} (this tally reads "
+                                         "{{\"format\":\"tally.events\",\"version\":{}}})",
+                                         line, kFormatVersion));
+    e.file = path_;
+    e.line = line_;
+    error = std::move(e);
+    eof_ = true;
+    begin_ = end_;
+  }
+  return true;
+}
+
 EventReader::Result EventReader::Next(TraceEvent& event, EventError& error) {
   while (true) {
     std::optional<std::string_view> line = NextLine();
     if (!line) {
-      if (!read_error_.empty()) {
-        error = MakeError(EventErrorReason::kReadError, "",
-                          fmt::format("cannot read past this point: {}; the rest of the file is "
-                                      "lost",
-                                      read_error_));
-        error.file = path_;
-        error.line = line_ + 1;
-        read_error_.clear();
+      if (std::optional<EventError> e = TakeReadError()) {
+        error = std::move(*e);
         return Result::kError;
       }
       return Result::kEnd;
     }
-    size_t first = line->find_first_not_of(" \t");
-    if (first == std::string_view::npos) {
+    if (line->find_first_not_of(" \t") == std::string_view::npos) {
       continue;  // blank lines are not events
     }
-    if (!header_checked_) {
-      header_checked_ = true;
-      if (line->find("\"format\"") != std::string_view::npos
-          && line->find("\"type\"") == std::string_view::npos) {
-        // The header: {"format":"tally.events","version":1}.
-        simdjson::padded_string copy(*line);
-        simdjson::ondemand::document doc;
-        std::string_view format;
-        int64_t version = 0;
-        if (impl_->parser.iterate(copy).get(doc) != simdjson::SUCCESS
-            || doc["format"].get_string().get(format) != simdjson::SUCCESS
-            || doc["version"].get_int64().get(version) != simdjson::SUCCESS
-            || format != "tally.events" || version != kFormatVersion) {
-          error = MakeError(EventErrorReason::kBadField, "format",
-                            fmt::format("unsupported trace header {} (this tally reads "
-                                        "{{\"format\":\"tally.events\",\"version\":{}}})",
-                                        *line, kFormatVersion));
-          error.file = path_;
-          error.line = line_;
-          eof_ = true;
-          begin_ = end_;
-          return Result::kError;
-        }
-        continue;
+    std::optional<EventError> header_error;
+    if (CheckHeader(*line, header_error)) {
+      if (header_error) {
+        error = std::move(*header_error);
+        return Result::kError;
       }
+      continue;
     }
-    Result r = ParseLine(*line, event, error);
+    size_t capacity = buffer_.size() - static_cast<size_t>(line->data() - buffer_.data());
+    bool timed = false;
+    Result r =
+        parser_.Parse(line->data(), line->size(), capacity, path_, line_, event, error, timed);
+    if (timed && event.time < last_time_) {
+      error = MakeError(EventErrorReason::kTimeBackwards, "time",
+                        fmt::format("time goes backwards: {} is before the previous event's {}",
+                                    FormatRfc3339(event.time), FormatRfc3339(last_time_)));
+      r = Result::kError;
+    } else if (r == Result::kEvent) {
+      last_time_ = event.time;
+    }
     if (r == Result::kError) {
       error.file = path_;
       error.line = line_;
@@ -279,8 +313,36 @@ EventReader::Result EventReader::Next(TraceEvent& event, EventError& error) {
   }
 }
 
-EventReader::Result EventReader::ParseDeletedObject(std::string_view object_json, TraceEvent& event,
-                                                    EventError& error) {
+bool EventReader::ReadBatch(LineBatch& batch, size_t max_lines) {
+  batch.Clear();
+  while (batch.lines.size() < max_lines) {
+    std::optional<std::string_view> line = NextLine();
+    if (!line) {
+      batch.error = TakeReadError();
+      break;
+    }
+    if (line->find_first_not_of(" \t") == std::string_view::npos) {
+      continue;
+    }
+    if (CheckHeader(*line, batch.error)) {
+      if (batch.error) {
+        break;
+      }
+      continue;
+    }
+    LineBatch::Line l{batch.arena.size(), line->size(), line_};
+    batch.arena.append(*line);
+    batch.arena.append(simdjson::SIMDJSON_PADDING, '\0');
+    batch.lines.push_back(l);
+  }
+  return !batch.lines.empty() || batch.error.has_value();
+}
+
+EventLineParser::EventLineParser() : impl_(std::make_unique<Impl>()) {}
+EventLineParser::~EventLineParser() = default;
+
+ReadResult EventLineParser::ParseDeletedObject(std::string_view object_json, TraceEvent& event,
+                                               EventError& error) {
   simdjson::padded_string copy(object_json);
   simdjson::ondemand::document doc;
   std::string_view kind;
@@ -289,14 +351,14 @@ EventReader::Result EventReader::ParseDeletedObject(std::string_view object_json
   if (impl_->parser.iterate(copy).get(doc) != simdjson::SUCCESS
       || doc["kind"].get_string().get(kind) != simdjson::SUCCESS) {
     error = MakeError(EventErrorReason::kBadField, "object.kind", "Required value");
-    return Result::kError;
+    return ReadResult::kError;
   }
   event.kind = std::string(kind);
   simdjson::ondemand::object metadata;
   if (doc["metadata"].get_object().get(metadata) != simdjson::SUCCESS
       || metadata["name"].get_string().get(name) != simdjson::SUCCESS || name.empty()) {
     error = MakeError(EventErrorReason::kBadField, "object.metadata.name", "Required value");
-    return Result::kError;
+    return ReadResult::kError;
   }
   event.name = std::string(name);
   static constexpr std::string_view kNamespaced[] = {"Workload", "LocalQueue"};
@@ -315,29 +377,29 @@ EventReader::Result EventReader::ParseDeletedObject(std::string_view object_json
              == std::end(kClusterScoped)) {
     error = MakeError(EventErrorReason::kUnsupportedKind, "object.kind",
                       fmt::format("unsupported kind {} for DELETED", kind));
-    return Result::kError;
+    return ReadResult::kError;
   }
   if (event.runtime || event.pods_ready_after) {
     error = MakeError(EventErrorReason::kBadField, event.runtime ? "runtime" : "podsReadyAfter",
                       "a DELETED event takes no replay hints");
-    return Result::kError;
+    return ReadResult::kError;
   }
-  last_time_ = event.time;
-  return Result::kEvent;
+  return ReadResult::kEvent;
 }
 
-EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& event,
-                                           EventError& error) {
+ReadResult EventLineParser::Parse(const char* data, size_t size, size_t capacity,
+                                  const std::string& path, int64_t line, TraceEvent& event,
+                                  EventError& error, bool& timed) {
   event = TraceEvent{};
-  event.line = line_;
-  size_t capacity = buffer_.size() - static_cast<size_t>(line.data() - buffer_.data());
-  simdjson::padded_string_view view(line.data(), line.size(), capacity);
+  event.line = line;
+  timed = false;
+  simdjson::padded_string_view view(data, size, capacity);
   simdjson::ondemand::document doc;
   simdjson::ondemand::object obj;
   if (impl_->parser.iterate(view).get(doc) != simdjson::SUCCESS
       || doc.get_object().get(obj) != simdjson::SUCCESS) {
     error = MakeError(EventErrorReason::kMalformedJson, "", "not a JSON object");
-    return Result::kError;
+    return ReadResult::kError;
   }
   bool have_type = false;
   bool have_time = false;
@@ -348,14 +410,14 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
     if (std::move(field_result).get(field) != simdjson::SUCCESS
         || field.unescaped_key().get(key) != simdjson::SUCCESS) {
       error = MakeError(EventErrorReason::kMalformedJson, "", "malformed JSON");
-      return Result::kError;
+      return ReadResult::kError;
     }
     simdjson::ondemand::value value = field.value();
     if (key == "type") {
       std::string_view type;
       if (value.get_string().get(type) != simdjson::SUCCESS) {
         error = MakeError(EventErrorReason::kBadField, "type", "expected a string");
-        return Result::kError;
+        return ReadResult::kError;
       }
       if (type == "ADDED") {
         event.type = EventType::kAdded;
@@ -368,14 +430,14 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
                           fmt::format("Unsupported value: \"{}\": supported values: \"ADDED\", "
                                       "\"MODIFIED\", \"DELETED\"",
                                       type));
-        return Result::kError;
+        return ReadResult::kError;
       }
       have_type = true;
     } else if (key == "time") {
       engine::StatusOr<int64_t> t = ParseTimeValue(value, /*duration=*/false);
       if (!t.ok()) {
         error = MakeError(EventErrorReason::kBadField, "time", t.status().message());
-        return Result::kError;
+        return ReadResult::kError;
       }
       event.time = *t;
       have_time = true;
@@ -383,7 +445,7 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
       engine::StatusOr<int64_t> d = ParseTimeValue(value, /*duration=*/true);
       if (!d.ok()) {
         error = MakeError(EventErrorReason::kBadField, std::string(key), d.status().message());
-        return Result::kError;
+        return ReadResult::kError;
       }
       (key == "runtime" ? event.runtime : event.pods_ready_after) = *d;
     } else if (key == "object") {
@@ -391,37 +453,32 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
       if (value.get_object().get(object) != simdjson::SUCCESS
           || object.raw_json().get(object_json) != simdjson::SUCCESS) {
         error = MakeError(EventErrorReason::kBadField, "object", "expected a JSON object");
-        return Result::kError;
+        return ReadResult::kError;
       }
     } else {
       error = MakeError(EventErrorReason::kBadField, std::string(key),
                         "unknown field (supported: type, time, object, runtime, podsReadyAfter)");
-      return Result::kError;
+      return ReadResult::kError;
     }
   }
   const char* trailing = nullptr;
   if (doc.current_location().get(trailing) == simdjson::SUCCESS) {
     error = MakeError(EventErrorReason::kMalformedJson, "", "trailing content after the event");
-    return Result::kError;
+    return ReadResult::kError;
   }
   if (!have_type) {
     error = MakeError(EventErrorReason::kBadField, "type", "Required value");
-    return Result::kError;
+    return ReadResult::kError;
   }
   if (!have_time) {
     error = MakeError(EventErrorReason::kBadField, "time", "Required value");
-    return Result::kError;
+    return ReadResult::kError;
   }
   if (object_json.empty()) {
     error = MakeError(EventErrorReason::kBadField, "object", "Required value");
-    return Result::kError;
+    return ReadResult::kError;
   }
-  if (event.time < last_time_) {
-    error = MakeError(EventErrorReason::kTimeBackwards, "time",
-                      fmt::format("time goes backwards: {} is before the previous event's {}",
-                                  FormatRfc3339(event.time), FormatRfc3339(last_time_)));
-    return Result::kError;
-  }
+  timed = true;
 
   if (event.type == EventType::kDeleted) {
     // A deletion needs only the kind and name (watch streams send the last state, audit logs
@@ -431,26 +488,24 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
   // The fast path for the common Workload shape; anything else, or anything it is not sure of,
   // goes through the manifest parsers (JSON is YAML), which give the exact errors.
   {
-    const size_t object_capacity =
-        buffer_.size() - static_cast<size_t>(object_json.data() - buffer_.data());
+    const size_t object_capacity = capacity - static_cast<size_t>(object_json.data() - data);
     simdjson::padded_string_view object_view(object_json.data(), object_json.size(),
                                              object_capacity);
     engine::WorkloadSpec wl;
-    if (ParseWorkloadJsonFast(impl_->parser, object_view, path_, wl) == FastParse::kParsed)
+    if (ParseWorkloadJsonFast(impl_->parser, object_view, path, wl) == FastParse::kParsed)
         [[likely]] {
       event.kind = "Workload";
       event.name = fmt::format("{}/{}", wl.name_space, wl.name);
       event.object.workloads.push_back(std::move(wl));
-      last_time_ = event.time;
-      return Result::kEvent;
+      return ReadResult::kEvent;
     }
   }
-  LoadResult load = LoadManifestString(object_json, path_);
+  LoadResult load = LoadManifestString(object_json, path);
   if (load.skipped_unknown > 0) {
     std::string kind = load.skipped_by_kind.empty() ? "?" : load.skipped_by_kind.begin()->first;
     error = MakeError(EventErrorReason::kUnsupportedKind, "object.kind",
                       fmt::format("unsupported kind {}", kind));
-    return Result::kError;
+    return ReadResult::kError;
   }
   if (!load.errors.empty()) {
     const LoadError& first = load.errors.front();
@@ -463,21 +518,20 @@ EventReader::Result EventReader::ParseLine(std::string_view line, TraceEvent& ev
       message += fmt::format(" (and {} more)", load.errors.size() - 1);
     }
     error = MakeError(EventErrorReason::kBadObject, std::move(field), std::move(message));
-    return Result::kError;
+    return ReadResult::kError;
   }
   DescribeObject(load.spec, event.kind, event.name);
   if (event.kind.empty()) {
     error = MakeError(EventErrorReason::kBadObject, "object", "no object");
-    return Result::kError;
+    return ReadResult::kError;
   }
   if ((event.runtime || event.pods_ready_after) && event.kind != "Workload") {
     error = MakeError(EventErrorReason::kBadField, event.runtime ? "runtime" : "podsReadyAfter",
                       fmt::format("only Workload events take replay hints, not {}", event.kind));
-    return Result::kError;
+    return ReadResult::kError;
   }
   event.object = std::move(load.spec);
-  last_time_ = event.time;
-  return Result::kEvent;
+  return ReadResult::kEvent;
 }
 
 }  // namespace replay

@@ -75,9 +75,56 @@ struct EventError {
   std::string ToString() const;
 };
 
+enum class ReadResult : uint8_t { kEvent, kError, kEnd };
+
+// Parses event lines one at a time, independently of any file: the parallel replay gives each
+// worker thread one (it holds a reused simdjson parser). Not thread-safe: one per thread.
+class EventLineParser {
+ public:
+  EventLineParser();
+  ~EventLineParser();
+  EventLineParser(const EventLineParser&) = delete;
+  EventLineParser& operator=(const EventLineParser&) = delete;
+
+  // Parses `size` bytes at `data`; `capacity` >= size + simdjson::SIMDJSON_PADDING bytes must be
+  // readable there. On kError, `error` names the field but not the file or line (the caller's).
+  // `timed` is set when the line got far enough for `event.time` to be its time: the order of
+  // times is checked by the caller, which knows the previous event (an event whose time goes
+  // backwards is rejected for that, whatever else is wrong with its object).
+  ReadResult Parse(const char* data, size_t size, size_t capacity, const std::string& path,
+                   int64_t line, TraceEvent& event, EventError& error, bool& timed);
+
+ private:
+  ReadResult ParseDeletedObject(std::string_view object_json, TraceEvent& event, EventError& error);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Lines of a trace copied out of the reader, to be parsed elsewhere (by several threads). Each
+// line is followed by simdjson's padding in `arena`.
+struct LineBatch {
+  struct Line {
+    size_t offset = 0;
+    size_t size = 0;
+    int64_t number = 0;  // 1-based line in the file
+  };
+  std::string arena;
+  std::vector<Line> lines;
+  // A fatal error after the last line (an unsupported header, a corrupt gzip stream): counted as
+  // one rejected line, after which the reader has nothing more.
+  std::optional<EventError> error;
+
+  void Clear() {
+    arena.clear();
+    lines.clear();
+    error.reset();
+  }
+  size_t Capacity(const Line& l) const { return arena.size() - l.offset; }
+};
+
 class EventReader {
  public:
-  enum class Result : uint8_t { kEvent, kError, kEnd };
+  using Result = ReadResult;
 
   EventReader();
   ~EventReader();
@@ -89,6 +136,10 @@ class EventReader {
   engine::Status Open(const std::string& path);
 
   Result Next(TraceEvent& event, EventError& error);
+
+  // The next non-blank lines (at most `max_lines`), unparsed: the header is checked here, the
+  // events are for EventLineParser. Returns false when the batch is empty and nothing is left.
+  bool ReadBatch(LineBatch& batch, size_t max_lines);
 
   const std::string& path() const { return path_; }
   int64_t lines_read() const { return line_; }
@@ -104,10 +155,13 @@ class EventReader {
   // the next call; the bytes after it are readable padding for simdjson.
   std::optional<std::string_view> NextLine();
   bool Fill();
-  Result ParseLine(std::string_view line, TraceEvent& event, EventError& error);
-  Result ParseDeletedObject(std::string_view object_json, TraceEvent& event, EventError& error);
+  // Checks the optional header on the first non-blank line: true when `line` was the header,
+  // and `error` set when it is one this tally cannot read (the reader then stops).
+  bool CheckHeader(std::string_view line, std::optional<EventError>& error);
+  std::optional<EventError> TakeReadError();
 
   std::unique_ptr<Impl> impl_;
+  EventLineParser parser_;
   std::string path_;
   std::vector<char> buffer_;
   size_t begin_ = 0;  // start of unread data in buffer_

@@ -8,7 +8,6 @@
 
 #include "replay/cluster_state.h"
 #include "replay/decision_output.h"
-#include "replay/event_reader.h"
 #include "replay/report_writers.h"
 #include "replay/simulator.h"
 #include "replay/time_parse.h"
@@ -76,14 +75,12 @@ int RunReplay(const ReplayOptions& options) {
   state_options.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
   state_options.scheduler = ReplaySchedulerOptions(state_options.scheduler);
   sim.scheduler = state_options.scheduler;
+  sim.threads = options.threads;
+  // The whole configuration is built once to check it (and the manifests' Workloads) as
+  // `tally validate` would; the replay then builds one engine per shard from the manifests.
   ClusterState state = BuildClusterState(state_options);
   if (!state.ok()) {
     PrintLoadErrors(state);
-    return 1;
-  }
-  EventReader reader;
-  if (engine::Status s = reader.Open(options.events); !s.ok()) {
-    std::fprintf(stderr, "error: %s\n", s.message().c_str());
     return 1;
   }
   std::error_code ec;
@@ -104,8 +101,14 @@ int RunReplay(const ReplayOptions& options) {
   bool completed = false;
   {
     DecisionLog log(decisions);
-    Simulator simulator(state, sim, &log);
-    completed = simulator.Run(reader, report);
+    Simulator simulator(state.load, sim, &log);
+    engine::StatusOr<bool> run = simulator.Run(options.events, report);
+    if (!run.ok()) {
+      std::fclose(decisions);
+      std::fprintf(stderr, "error: %s\n", run.status().message().c_str());
+      return 1;
+    }
+    completed = *run;
   }
   std::fclose(decisions);
   bool written = WriteFile(out / "report.json", FormatReportJson(report))

@@ -23,6 +23,7 @@ struct ReplayOptions {
   bool no_timings = false;
   bool quiet = false;    // no summary on stdout
   bool progress = true;  // a progress bar when stderr is a terminal
+  int threads = 0;       // 0 = one per core; the output does not depend on it
   // Models (Go durations).
   std::string pods_ready_delay = "0s";
   std::string admission_check_delay = "0s";

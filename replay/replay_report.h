@@ -103,6 +103,7 @@ struct ReplayReport {
   // --- Model ---
   std::string mode = "policy-only";          // or "control-plane"
   std::map<std::string, std::string> model;  // the control-plane / pods-ready / checks settings
+  int shards = 1;  // independent Cohort trees replayed apart (replay/shard_plan.h)
 
   // --- Virtual time ---
   int64_t start_time = 0;  // µs since the epoch: first event
@@ -142,6 +143,7 @@ struct ReplayReport {
   // --- Engine cost (wall clock: the only non-deterministic part; zero with --no-timings) ---
   bool timings = true;
   double wall_seconds = 0;
+  int threads = 0;  // worker threads the replay ran on
   double events_per_second = 0;
   int64_t decisions = 0;  // nominated entries
   std::vector<LatencyBucket> decision_latency;

@@ -24,7 +24,9 @@ double Percentile(const std::vector<TimeMicros>& sorted, double p) {
   return static_cast<double>(sorted[rank - 1]) / kMicros;
 }
 
-WaitStats Summarize(std::vector<TimeMicros> waits) {
+}  // namespace
+
+WaitStats SummarizeWaits(std::vector<TimeMicros> waits) {
   WaitStats s;
   std::sort(waits.begin(), waits.end());
   s.count = static_cast<int64_t>(waits.size());
@@ -45,8 +47,6 @@ WaitStats Summarize(std::vector<TimeMicros> waits) {
   }
   return s;
 }
-
-}  // namespace
 
 uint32_t ReplayStats::Intern(std::unordered_map<std::string, uint32_t>& table,
                              std::string_view key) {
@@ -241,7 +241,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.start_time = start_;
   report.end_time = end;
 
-  report.wait_overall = Summarize(waits_);
+  report.wait_overall = SummarizeWaits(waits_);
   double elapsed = static_cast<double>(std::max<TimeMicros>(end - start_, 0));
   report.pending_at_end = 0;
   report.running_at_end = 0;
@@ -253,7 +253,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
     CqAccum& acc = Cq(cq);
     SyncSlots(cq, acc, end);
     const std::string& name = cluster.Name(cq);
-    report.wait_by_cluster_queue.push_back({name, Summarize(acc.waits)});
+    report.wait_by_cluster_queue.push_back({name, SummarizeWaits(acc.waits)});
     CqCounts counts;
     counts.name = name;
     counts.admitted = acc.admitted;
@@ -293,20 +293,113 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   });
   for (const auto& [name, index] : local_queues_) {
     if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
-      report.wait_by_local_queue.push_back({name, Summarize(waits_by_local_queue_[index])});
+      report.wait_by_local_queue.push_back({name, SummarizeWaits(waits_by_local_queue_[index])});
     }
   }
   std::sort(report.wait_by_local_queue.begin(), report.wait_by_local_queue.end(), by_name);
   for (const auto& [name, index] : classes_) {
     if (index < waits_by_class_.size() && !waits_by_class_[index].empty()) {
-      report.wait_by_class.push_back({name, Summarize(waits_by_class_[index])});
+      report.wait_by_class.push_back({name, SummarizeWaits(waits_by_class_[index])});
     }
   }
   std::sort(report.wait_by_class.begin(), report.wait_by_class.end(), by_name);
   for (auto it = waits_by_priority_.rbegin(); it != waits_by_priority_.rend(); ++it) {
-    report.wait_by_priority.push_back({fmt::format("{}", it->first), Summarize(it->second)});
+    report.wait_by_priority.push_back({fmt::format("{}", it->first), SummarizeWaits(it->second)});
   }
   report.sample_times = sample_times_;
+}
+
+RawWaits ReplayStats::TakeWaits() {
+  RawWaits raw;
+  raw.overall = std::move(waits_);
+  for (const auto& [name, index] : local_queues_) {
+    if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
+      raw.by_local_queue[name] = std::move(waits_by_local_queue_[index]);
+    }
+  }
+  for (const auto& [name, index] : classes_) {
+    if (index < waits_by_class_.size() && !waits_by_class_[index].empty()) {
+      raw.by_class[name] = std::move(waits_by_class_[index]);
+    }
+  }
+  raw.by_priority = std::move(waits_by_priority_);
+  return raw;
+}
+
+namespace {
+
+template <typename Key>
+void Absorb(std::map<Key, std::vector<TimeMicros>>& into,
+            std::map<Key, std::vector<TimeMicros>>& from) {
+  for (auto& [key, values] : from) {
+    std::vector<TimeMicros>& v = into[key];
+    v.insert(v.end(), values.begin(), values.end());
+  }
+}
+
+template <typename T>
+void Append(std::vector<T>& into, std::vector<T>& from) {
+  into.insert(into.end(), std::make_move_iterator(from.begin()),
+              std::make_move_iterator(from.end()));
+}
+
+}  // namespace
+
+void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
+                       ReplayReport& out) {
+  RawWaits all;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ReplayReport& p = parts[i];
+    out.workloads_created += p.workloads_created;
+    out.workloads_initially_admitted += p.workloads_initially_admitted;
+    out.workloads_admitted += p.workloads_admitted;
+    out.admissions += p.admissions;
+    out.preemptions += p.preemptions;
+    for (const auto& [reason, n] : p.evictions_by_reason) {
+      out.evictions_by_reason[reason] += n;
+    }
+    out.requeues += p.requeues;
+    out.deactivated += p.deactivated;
+    out.finished += p.finished;
+    out.deleted += p.deleted;
+    out.cycles += p.cycles;
+    out.pending_at_end += p.pending_at_end;
+    out.running_at_end += p.running_at_end;
+    out.start_time = p.start_time;  // the same in every shard
+    out.end_time = p.end_time;
+    out.sample_times = p.sample_times;
+    Append(out.wait_by_cluster_queue, p.wait_by_cluster_queue);
+    Append(out.cluster_queues, p.cluster_queues);
+    Append(out.usage, p.usage);
+    Append(out.series, p.series);
+    RawWaits& w = waits[i];
+    all.overall.insert(all.overall.end(), w.overall.begin(), w.overall.end());
+    Absorb(all.by_local_queue, w.by_local_queue);
+    Absorb(all.by_class, w.by_class);
+    Absorb(all.by_priority, w.by_priority);
+  }
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  std::sort(out.wait_by_cluster_queue.begin(), out.wait_by_cluster_queue.end(), by_name);
+  std::sort(out.cluster_queues.begin(), out.cluster_queues.end(), by_name);
+  std::sort(out.series.begin(), out.series.end(), by_name);
+  std::sort(out.usage.begin(), out.usage.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.cluster_queue, a.flavor, a.resource)
+           < std::tie(b.cluster_queue, b.flavor, b.resource);
+  });
+  out.wait_overall = SummarizeWaits(std::move(all.overall));
+  out.wait_by_local_queue.clear();
+  for (auto& [name, values] : all.by_local_queue) {
+    out.wait_by_local_queue.push_back({name, SummarizeWaits(std::move(values))});
+  }
+  out.wait_by_class.clear();
+  for (auto& [name, values] : all.by_class) {
+    out.wait_by_class.push_back({name, SummarizeWaits(std::move(values))});
+  }
+  out.wait_by_priority.clear();
+  for (auto it = all.by_priority.rbegin(); it != all.by_priority.rend(); ++it) {
+    out.wait_by_priority.push_back(
+        {fmt::format("{}", it->first), SummarizeWaits(std::move(it->second))});
+  }
 }
 
 }  // namespace replay

@@ -23,6 +23,24 @@
 
 namespace replay {
 
+// Time-to-admission samples by group, as recorded: what merging shards needs (percentiles of a
+// union cannot be computed from the parts' percentiles).
+struct RawWaits {
+  std::vector<engine::TimeMicros> overall;
+  std::map<std::string, std::vector<engine::TimeMicros>> by_local_queue;
+  std::map<std::string, std::vector<engine::TimeMicros>> by_class;
+  std::map<int32_t, std::vector<engine::TimeMicros>> by_priority;
+};
+
+// Count, mean, nearest-rank percentiles and Prometheus buckets of `waits` (µs).
+WaitStats SummarizeWaits(std::vector<engine::TimeMicros> waits);
+
+// Fills the measured part of `out` (everything ReplayStats::Finish fills) from the shards'
+// parts, all finished at the same end: counters summed, per-ClusterQueue lists joined in name
+// order, time-to-admission groups summarised over the union of the shards' samples.
+void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
+                       ReplayReport& out);
+
 class ReplayStats {
  public:
   static constexpr size_t kMaxSamples = 1024;
@@ -56,6 +74,8 @@ class ReplayStats {
 
   // Completes `report` (everything but input counters and engine cost) at virtual time `end`.
   void Finish(engine::TimeMicros end, ReplayReport& report);
+  // After Finish: hands over the raw samples (the stats keep none).
+  RawWaits TakeWaits();
 
  private:
   struct Accum {

@@ -132,6 +132,8 @@ void WriteEngine(JsonWriter& w, const ReplayReport& r) {
   w.RoundedNumber(t ? r.events_per_second : 0);
   w.Key("peakRssBytes");
   w.Int(t ? r.peak_rss_bytes : 0);
+  w.Key("threads");
+  w.Int(t ? r.threads : 0);
   w.Key("timings");
   w.Bool(t);
   w.Key("wallSeconds");
@@ -171,6 +173,8 @@ void WriteModel(JsonWriter& w, const ReplayReport& r) {
     w.String(value);
   }
   w.EndObject();
+  w.Key("shards");
+  w.Int(r.shards);
   w.EndObject();
 }
 

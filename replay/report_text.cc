@@ -355,10 +355,11 @@ void AppendEngine(std::string& out, const ReplayReport& r) {
   }
   out += fmt::format(
       "\nengine: {:.3f}s wall, {:.0f} events/s, {} decisions (p50 {}, p99 {}), peak RSS {:.1f} "
-      "MiB\n",
+      "MiB\n        {} threads, {} {}\n",
       r.wall_seconds, std::isfinite(r.events_per_second) ? r.events_per_second : 0.0, r.decisions,
       FormatNanos(r.decision_latency_p50_ns), FormatNanos(r.decision_latency_p99_ns),
-      static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
+      static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0), r.threads, r.shards,
+      r.shards == 1 ? "shard" : "shards (independent Cohort trees)");
 }
 
 }  // namespace

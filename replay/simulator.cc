@@ -7,69 +7,120 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <limits>
-#include <map>
-#include <queue>
-#include <set>
-#include <unordered_map>
+#include <optional>
 
-#include "replay/decision_output.h"
-#include "replay/json_writer.h"
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "replay/parallel_reader.h"
 #include "replay/replay_stats.h"
+#include "replay/shard_plan.h"
+#include "replay/sharded_engine.h"
 #include "replay/time_parse.h"
 
 namespace replay {
 namespace {
 
-using engine::CqId;
 using engine::TimeMicros;
-using engine::WorkloadId;
 
 constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
-// Kueue's inadmissible-requeue batch period [inadmissible_workloads.go: requeueBatchPeriod].
-constexpr TimeMicros kInadmissibleBatchDelay = 1'000'000;
 
-enum class TimerKind : uint8_t {
-  kPodsReady,         // pods of an admitted workload are ready: its runtime starts
-  kPodsReadyTimeout,  // WaitForPodsReady timeout: evict
-  kChecksReady,       // all admission checks Ready: Admitted
-  kFinish,            // runtime elapsed
-  kRelease,           // pods stopped after finish or eviction: quota released
-  kBackoffExpired,    // requeue backoff over: back to the queue
-  kRequeueInadmissible,
+int64_t PeakRssBytes() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+// Standard input copied to a temporary file (the replay reads its trace twice); removed with it.
+class SpooledStdin {
+ public:
+  ~SpooledStdin() {
+    if (!path_.empty()) {
+      std::filesystem::remove(path_);
+    }
+  }
+  engine::Status Spool() {
+    std::string templ = (std::filesystem::temp_directory_path() / "tally-stdin-XXXXXX").string();
+    int fd = mkstemp(templ.data());
+    if (fd < 0) {
+      return engine::InvalidArgument("-: cannot create a temporary file for standard input");
+    }
+    path_ = templ;
+    std::vector<char> buffer(size_t{1} << 20);
+    while (true) {
+      ssize_t n = read(STDIN_FILENO, buffer.data(), buffer.size());
+      if (n < 0) {
+        close(fd);
+        return engine::InvalidArgument("-: cannot read standard input");
+      }
+      if (n == 0) {
+        break;
+      }
+      if (write(fd, buffer.data(), static_cast<size_t>(n)) != n) {
+        close(fd);
+        return engine::InvalidArgument(fmt::format("{}: cannot write", path_));
+      }
+    }
+    close(fd);
+    return engine::Status::Ok();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
 };
 
-struct Timer {
-  TimeMicros time;
-  uint64_t seq;  // scheduling order breaks ties: deterministic
-  TimerKind kind;
-  uint32_t target;  // WorkloadId or CqId index
-  uint32_t epoch;   // the workload's epoch when scheduled; stale timers are dropped
-  bool operator>(const Timer& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+class ProgressBar {
+ public:
+  ProgressBar(bool enabled, const std::string& path) : enabled_(enabled) {
+    if (enabled_) {
+      std::error_code ec;
+      uintmax_t size = std::filesystem::file_size(path, ec);
+      file_size_ = ec ? 0 : static_cast<int64_t>(size);
+    }
+  }
+  void Show(int64_t file_bytes, int64_t events, TimeMicros now, bool final) {
+    if (!enabled_) {
+      return;
+    }
+    auto wall = std::chrono::steady_clock::now();
+    if (!final && wall - last_ < std::chrono::milliseconds(500)) {
+      return;
+    }
+    last_ = wall;
+    double seconds = std::chrono::duration<double>(wall - start_).count();
+    double rate = seconds > 0 ? static_cast<double>(events) / seconds : 0;
+    double fraction =
+        file_size_ > 0 ? static_cast<double>(file_bytes) / static_cast<double>(file_size_) : 0;
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : 0;
+    constexpr int kWidth = 30;
+    int filled = static_cast<int>(fraction * kWidth);
+    std::fprintf(stderr, "\r[%-*s] %3.0f%%  %lld events  %.0f ev/s  ETA %.0fs  virtual %s ", kWidth,
+                 std::string(static_cast<size_t>(filled), '#').c_str(), fraction * 100,
+                 static_cast<long long>(events), rate, eta, FormatRfc3339(now).c_str());
+    if (final) {
+      std::fprintf(stderr, "\n");
+    }
+  }
+
+ private:
+  bool enabled_;
+  int64_t file_size_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = start_;
 };
 
-// Why a reserved workload's quota is being released.
-enum class ReleaseCause : uint8_t { kFinished, kPreempted, kPodsReadyTimeout, kDeactivated };
-
-// Per workload replay state, indexed by WorkloadId (ids are recycled: `epoch` tells them apart).
-struct Track {
-  uint32_t epoch = 0;
-  bool live = false;
-  bool active = true;
-  bool admitted = false;  // Admitted=True (quota reserved and checks Ready)
-  bool pods_ready = false;
-  bool evicting = false;
-  bool ever_admitted = false;
-  bool finished = false;  // runtime over / Finished=True; quota may still be held (kRelease)
-  ReleaseCause release_cause = ReleaseCause::kFinished;
-  int32_t pods_ready_timeouts = 0;
-  TimeMicros created = 0;
-  TimeMicros runtime = -1;  // -1: until a MODIFIED/DELETED event
-  TimeMicros pods_ready_after = -1;
-  TimeMicros reserved_at = 0;
-  TimeMicros run_started = 0;
-  uint32_t local_queue = 0;  // interned "namespace/name"
-  uint32_t workload_class = 0;
+// What one shard made of one routed event.
+struct Outcome {
+  bool applied = false;
+  EventError error;
 };
 
 }  // namespace
@@ -95,752 +146,145 @@ void DecisionLog::Flush() {
   buffer_.clear();
 }
 
-struct Simulator::Impl {
-  Impl(ClusterState& s, const SimulatorOptions& o, DecisionLog* l)
-      : state(s), options(o), log(l), stats(s) {}
+bool ModelCouplesShards(const SimulatorOptions& options, const engine::ClusterSpec& manifests) {
+  const ControlPlaneModel& cp = options.control_plane;
+  bool shared_control_plane =
+      cp.enabled && (cp.cycle_duration > 0 || cp.max_admissions_per_second > 0);
+  return shared_control_plane || manifests.configuration.wait_for_pods_ready.block_admission;
+}
 
-  ClusterState& state;
+struct Simulator::Impl {
+  Impl(const LoadResult& m, const SimulatorOptions& o, DecisionLog* l)
+      : manifests(m), options(o), log(l) {}
+
+  const LoadResult& manifests;
   SimulatorOptions options;
   DecisionLog* log;
-  ReplayStats stats;
+  std::unique_ptr<ShardedEngine> engine;
 
-  TimeMicros now = 0;
-  TimeMicros last_change = 0;
-  TimeMicros stats_start = 0;  // the report ends here (a requeue that finds nothing is not news)
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
-  uint64_t next_seq = 0;
-  std::vector<Track> tracks;
-  std::set<uint32_t> requeue_scheduled;  // CqIds with a pending inadmissible requeue
-  bool cycles_needed = true;
-  TimeMicros cycle_ready_at = 0;
-  std::vector<WorkloadId> previous_heads;
-  int64_t not_ready = 0;  // admitted workloads whose pods are not ready (blockAdmission)
-  std::vector<engine::NamespaceSpec> namespaces;
-
-  // Engine cost.
-  std::vector<int64_t> latency_buckets = std::vector<int64_t>(48, 0);
-  int64_t decisions = 0;
-
-  // --- Helpers ---
-
-  engine::WorkloadStore& store() { return *state.store; }
-  engine::QueueManager& queues() { return *state.queues; }
-  engine::Cluster& cluster() { return *state.cluster; }
-
-  Track& TrackOf(WorkloadId id) {
-    if (engine::Index(id) >= tracks.size()) {
-      tracks.resize(engine::Index(id) + 1);
-    }
-    return tracks[engine::Index(id)];
+  // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
+  template <typename F>
+  void ForEachShard(tbb::task_arena& arena, F&& f) {
+    int n = engine->num_shards();
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<int>(0, n, 1), [&](const tbb::blocked_range<int>& r) {
+        for (int k = r.begin(); k != r.end(); ++k) {
+          engine->With(k, [&](ShardSimulator& s) { f(k, s); });
+        }
+      });
+    });
   }
 
-  void Schedule(TimeMicros at, TimerKind kind, uint32_t target, uint32_t epoch = 0) {
-    timers.push(Timer{at, next_seq++, kind, target, epoch});
-  }
-  void ScheduleFor(TimeMicros at, TimerKind kind, WorkloadId id) {
-    Schedule(at, kind, engine::Index(id), TrackOf(id).epoch);
-  }
-
-  void Changed() {
-    cycles_needed = true;
-    last_change = now;
-  }
-
-  void ScheduleInadmissibleRequeue(CqId cq) {
-    if (requeue_scheduled.insert(engine::Index(cq)).second) {
-      Schedule(now + kInadmissibleBatchDelay, TimerKind::kRequeueInadmissible, engine::Index(cq));
-    }
-  }
-
-  // --- Decisions log ---
-
-  void LogSimple(std::string_view type, const engine::Workload& w,
-                 std::initializer_list<std::pair<std::string_view, std::string>> extra = {}) {
+  // Writes the shards' decision lines older than `before`, merged by (time, shard, order in the
+  // shard). Every shard has been advanced to `before`: nothing older can come any more.
+  void FlushLines(TimeMicros before) {
     if (log == nullptr) {
       return;
     }
-    // Keys in sorted order: extra keys are passed sorted and merged around the fixed ones.
-    std::map<std::string_view, std::string> fields;
-    for (const auto& [k, v] : extra) {
-      fields.emplace(k, v);
-    }
-    if (engine::IsValid(w.cluster_queue)) {
-      fields.emplace("clusterQueue", cluster().Name(w.cluster_queue));
-    }
-    fields.emplace("time", FormatRfc3339(now));
-    fields.emplace("type", std::string(type));
-    fields.emplace("workload", w.key);
-    JsonWriter out;
-    out.BeginObject();
-    for (const auto& [k, v] : fields) {
-      out.Key(k);
-      out.String(v);
-    }
-    out.EndObject();
-    log->Write(out.str());
-  }
-
-  void LogAdmission(const engine::CycleEntry& entry, std::string_view type) {
-    if (log == nullptr) {
-      return;
-    }
-    const engine::Workload& w = store().Get(entry.workload);
-    engine::NodeId node = cluster().ClusterQueueNode(entry.cq);
-    const engine::ResourceTree& tree = cluster().tree();
-    JsonWriter out;
-    out.BeginObject();
-    // Borrowed per flavor/resource: the part of this workload's usage above the CQ's nominal.
-    out.Key("borrowed");
-    out.BeginObject();
-    for (const engine::SlotAmount& u : entry.assignment.usage) {
-      engine::Quantity above =
-          engine::ClampNonNegative(tree.Usage(node, u.slot) - tree.Nominal(node, u.slot));
-      engine::Quantity borrowed = engine::Min(above, u.amount);
-      if (borrowed > engine::Quantity::Zero()) {
-        engine::FlavorResource key = cluster().SlotKey(u.slot);
-        out.Key(fmt::format("{}/{}", cluster().Name(key.flavor), cluster().Name(key.resource)));
-        out.String(engine::FormatQuantity(borrowed, cluster().IsMilli(u.slot)));
-      }
-    }
-    out.EndObject();
-    out.Key("clusterQueue");
-    out.String(cluster().Name(entry.cq));
-    if (entry.partial) {
-      out.Key("partial");
-      out.Bool(true);
-    }
-    out.Key("podSets");
-    out.BeginArray();
-    for (const engine::PodSetAssignment& ps : entry.assignment.pod_sets) {
-      WritePodSetAssignmentJson(cluster(), ps, out);
-    }
-    out.EndArray();
-    out.Key("time");
-    out.String(FormatRfc3339(now));
-    out.Key("type");
-    out.String(type);
-    out.Key("workload");
-    out.String(w.key);
-    out.EndObject();
-    log->Write(out.str());
-  }
-
-  // --- Workload lifecycle ---
-
-  // Quota reserved by a cycle (entry outcome kAdmitted).
-  void OnReserved(const engine::CycleEntry& entry) {
-    WorkloadId id = entry.workload;
-    Track& t = TrackOf(id);
-    t.reserved_at = now;
-    stats.OnUsageChanged(entry.cq, now);
-    if (entry.checks_pending) {
-      LogAdmission(entry, "QuotaReserved");
-      ScheduleFor(now + options.admission_check_delay, TimerKind::kChecksReady, id);
-      return;
-    }
-    LogAdmission(entry, "Admitted");
-    OnAdmitted(id);
-  }
-
-  void OnAdmitted(WorkloadId id) {
-    Track& t = TrackOf(id);
-    const engine::Workload& w = store().Get(id);
-    t.admitted = true;
-    stats.OnAdmitted(w, t.local_queue, t.workload_class, now - t.created, !t.ever_admitted, now);
-    t.ever_admitted = true;
-    TimeMicros ready_after =
-        t.pods_ready_after >= 0 ? t.pods_ready_after : options.pods_ready_delay;
-    const engine::WaitForPodsReadySpec& wfpr = cluster().configuration().wait_for_pods_ready;
-    ++not_ready;
-    if (wfpr.enable && ready_after > wfpr.timeout) {
-      ScheduleFor(now + wfpr.timeout, TimerKind::kPodsReadyTimeout, id);
-      return;
-    }
-    ScheduleFor(now + options.control_plane.admit_to_running + ready_after, TimerKind::kPodsReady,
-                id);
-  }
-
-  void OnPodsReady(WorkloadId id) {
-    Track& t = TrackOf(id);
-    t.pods_ready = true;
-    t.run_started = now;
-    if (t.runtime >= 0) {
-      ScheduleFor(now + t.runtime, TimerKind::kFinish, id);
-    }
-  }
-
-  // The workload stops holding quota for `cause`, after the control plane's release latency.
-  void BeginRelease(WorkloadId id, ReleaseCause cause) {
-    Track& t = TrackOf(id);
-    if (t.admitted && !t.pods_ready) {
-      --not_ready;
-      Changed();
-    }
-    ++t.epoch;  // cancels pending finish / pods-ready timers
-    t.release_cause = cause;
-    t.evicting = cause != ReleaseCause::kFinished;
-    if (cause != ReleaseCause::kFinished) {
-      store().MarkEvicting(id);
-    }
-    ScheduleFor(now + options.control_plane.finish_to_release, TimerKind::kRelease, id);
-  }
-
-  void OnRelease(WorkloadId id) {
-    Track& t = TrackOf(id);
-    engine::Workload& w = store().Get(id);
-    CqId cq = w.cluster_queue;
-    t.admitted = false;
-    t.pods_ready = false;
-    t.evicting = false;
-    ++t.epoch;
-    switch (t.release_cause) {
-      case ReleaseCause::kFinished:
-        store().Release(id);
-        stats.OnUsageChanged(cq, now);
-        stats.OnFinished();
-        LogSimple("Finished", w);
-        Forget(id);
-        break;
-      case ReleaseCause::kPreempted:
-        state.scheduler->FinishEviction(id, now);
-        stats.OnUsageChanged(cq, now);
-        stats.OnRequeued();
-        LogSimple("Requeued", w, {{"reason", "Preempted"}});
-        break;
-      case ReleaseCause::kPodsReadyTimeout: {
-        store().Release(id);
-        stats.OnUsageChanged(cq, now);
-        const engine::WaitForPodsReadySpec& wfpr = cluster().configuration().wait_for_pods_ready;
-        // requeueAt = now + min(base * 2^(n-1), max); Kueue's jitter is left out (determinism).
-        int shift = std::min(t.pods_ready_timeouts - 1, 40);
-        TimeMicros backoff = wfpr.backoff_base;
-        for (int i = 0; i < shift && backoff < wfpr.backoff_max; ++i) {
-          backoff *= 2;
+    struct Pending {
+      TimeMicros time;
+      int shard;
+      size_t index;
+    };
+    std::vector<Pending> pending;
+    std::vector<size_t> flushed(static_cast<size_t>(engine->num_shards()), 0);
+    for (int k = 0; k < engine->num_shards(); ++k) {
+      engine->With(k, [&](ShardSimulator& s) {
+        const ShardLog& lines = s.log();
+        size_t i = 0;
+        for (; i < lines.size() && lines.Time(i) < before; ++i) {
+          pending.push_back({lines.Time(i), k, i});
         }
-        backoff = std::min(backoff, wfpr.backoff_max);
-        if (wfpr.requeue_by_eviction_time) {
-          w.queue_order_time = now;
-        }
-        queues().SetRequeueState(id, now + backoff, /*requeued_false=*/true);
-        queues().Push(id, now);
-        ScheduleFor(now + backoff, TimerKind::kBackoffExpired, id);
-        stats.OnRequeued();
-        LogSimple("Requeued", w,
-                  {{"reason", "PodsReadyTimeout"}, {"requeueAt", FormatRfc3339(now + backoff)}});
-        break;
-      }
-      case ReleaseCause::kDeactivated:
-        store().Release(id);
-        stats.OnUsageChanged(cq, now);
-        break;
+        flushed[static_cast<size_t>(k)] = i;
+      });
     }
-    if (engine::IsValid(cq)) {
-      ScheduleInadmissibleRequeue(cq);
+    // Pushed shard by shard, each in order: a stable sort by time gives (time, shard, index).
+    std::stable_sort(pending.begin(), pending.end(),
+                     [](const Pending& a, const Pending& b) { return a.time < b.time; });
+    for (const Pending& p : pending) {
+      engine->With(p.shard, [&](ShardSimulator& s) { log->Write(s.log().Line(p.index)); });
     }
-    Changed();
-  }
-
-  void Forget(WorkloadId id) {
-    Track& t = TrackOf(id);
-    queues().Forget(id);
-    store().Erase(id);
-    t.live = false;
-    ++t.epoch;
-  }
-
-  // --- Timers ---
-
-  void HandleTimer(const Timer& timer) {
-    if (timer.kind == TimerKind::kRequeueInadmissible) {
-      CqId cq = engine::MakeId<CqId>(timer.target);
-      requeue_scheduled.erase(timer.target);
-      if (cluster().Exists(cq)) {
-        size_t before = queues().ActiveCount();
-        queues().QueueInadmissible(cq, now, state.scheduler->cycle());
-        if (queues().ActiveCount() != before) {
-          Changed();
-        }
-      }
-      return;
-    }
-    WorkloadId id = engine::MakeId<WorkloadId>(timer.target);
-    Track& t = TrackOf(id);
-    if (!t.live || t.epoch != timer.epoch) {
-      return;  // stale: the workload was evicted, finished or deleted since
-    }
-    switch (timer.kind) {
-      case TimerKind::kChecksReady:
-        LogSimple("Admitted", store().Get(id));
-        OnAdmitted(id);
-        break;
-      case TimerKind::kPodsReady:
-        --not_ready;
-        OnPodsReady(id);
-        Changed();
-        break;
-      case TimerKind::kPodsReadyTimeout: {
-        const engine::WaitForPodsReadySpec& wfpr = cluster().configuration().wait_for_pods_ready;
-        ++t.pods_ready_timeouts;
-        const engine::Workload& w = store().Get(id);
-        stats.OnEvicted("PodsReadyTimeout", w.cluster_queue);
-        LogSimple("Evicted", w, {{"reason", "PodsReadyTimeout"}});
-        if (wfpr.backoff_limit_count && t.pods_ready_timeouts > *wfpr.backoff_limit_count) {
-          Deactivate(id, "RequeuingLimitExceeded");
-        } else {
-          BeginRelease(id, ReleaseCause::kPodsReadyTimeout);
-        }
-        break;
-      }
-      case TimerKind::kFinish:
-        t.finished = true;
-        BeginRelease(id, ReleaseCause::kFinished);
-        break;
-      case TimerKind::kRelease:
-        OnRelease(id);
-        break;
-      case TimerKind::kBackoffExpired:
-        queues().SetRequeueState(id, std::nullopt, false);
-        queues().Push(id, now);
-        Changed();
-        break;
-      case TimerKind::kRequeueInadmissible:
-        break;
+    for (int k = 0; k < engine->num_shards(); ++k) {
+      engine->With(k,
+                   [&](ShardSimulator& s) { s.log().DropFront(flushed[static_cast<size_t>(k)]); });
     }
   }
 
-  void Deactivate(WorkloadId id, std::string_view reason) {
-    Track& t = TrackOf(id);
-    t.active = false;
-    const engine::Workload& w = store().Get(id);
-    stats.OnDeactivated();
-    LogSimple("Deactivated", w, {{"reason", std::string(reason)}});
-    queues().Remove(id);
-    if (w.quota_reserved) {
-      BeginRelease(id, ReleaseCause::kDeactivated);
-    } else {
-      ++t.epoch;
-    }
-    Changed();
-  }
-
-  // --- Cycles ---
-
-  void RunOneCycle() {
-    auto started = std::chrono::steady_clock::now();
-    engine::CycleResult r = state.scheduler->RunCycle(now);
-    auto elapsed = std::chrono::steady_clock::now() - started;
-    stats.OnCycle();
-    if (!r.entries.empty()) {
-      decisions += static_cast<int64_t>(r.entries.size());
-      int64_t per = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()
-                    / static_cast<int64_t>(r.entries.size());
-      int bucket = 0;
-      while (bucket < 47 && (int64_t{1} << bucket) < per) {
-        ++bucket;
-      }
-      latency_buckets[bucket] += static_cast<int64_t>(r.entries.size());
-    }
-    int64_t admitted = 0;
-    std::vector<WorkloadId> heads;
-    bool pending_scans = false;
-    for (const engine::CycleEntry& e : r.entries) {
-      heads.push_back(e.workload);
-      if (e.outcome == engine::EntryOutcome::kAdmitted) {
-        ++admitted;
-        OnReserved(e);
-      } else if (store().Get(e.workload).scan.HasPendingFlavors()) {
-        pending_scans = true;
-      }
-    }
-    for (const engine::Eviction& ev : r.evictions) {
-      const engine::Workload& victim = store().Get(ev.victim);
-      const engine::Workload& preemptor = store().Get(ev.preemptor);
-      stats.OnPreempted(victim.cluster_queue);
-      LogSimple("Preempted", victim,
-                {{"preemptor", preemptor.key}, {"reason", engine::ToString(ev.reason)}});
-      BeginRelease(ev.victim, ReleaseCause::kPreempted);
-    }
-    bool progressed =
-        r.changed || pending_scans || (queues().HasActive() && heads != previous_heads);
-    previous_heads = std::move(heads);
-    cycles_needed = progressed && !r.entries.empty();
-    TimeMicros next = now + options.control_plane.cycle_duration;
-    if (options.control_plane.max_admissions_per_second > 0 && admitted > 0) {
-      next = std::max(next, now
-                                + static_cast<TimeMicros>(
-                                    std::ceil(1e6 * static_cast<double>(admitted)
-                                              / options.control_plane.max_admissions_per_second)));
-    }
-    cycle_ready_at = next;
-  }
-
-  bool CyclesAllowed() {
-    return !cluster().configuration().wait_for_pods_ready.block_admission || not_ready == 0;
-  }
-
-  // Runs timers due at or before `t` and cycles due before `t`, in time order (timers first at
-  // an equal instant).
-  void AdvanceTo(TimeMicros t) {
-    while (true) {
-      TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
-      TimeMicros next_cycle =
-          cycles_needed && CyclesAllowed() ? std::max(cycle_ready_at, now) : kNever;
-      if (!timers.empty() && next_timer <= t && next_timer <= next_cycle) {
-        Timer timer = timers.top();
-        timers.pop();
-        SetNow(timer.time);
-        HandleTimer(timer);
-        continue;
-      }
-      if (next_cycle != kNever && (next_cycle < t || t == kNever)) {
-        SetNow(next_cycle);
-        RunOneCycle();
-        continue;
-      }
-      break;
-    }
-  }
-
-  // --- Trace events ---
-
-  static EventError Reject(EventErrorReason reason, std::string field, std::string message) {
-    EventError e;
-    e.reason = reason;
-    e.field = std::move(field);
-    e.message = std::move(message);
-    return e;
-  }
-
-  bool ApplyWorkloadAdded(TraceEvent& event, EventError& error) {
-    engine::WorkloadSpec& spec = event.object.workloads[0];
-    if (store().Find(event.name)) {
-      error = Reject(EventErrorReason::kUnknownWorkload, "object.metadata.name",
-                     fmt::format("Workload {} already exists", event.name));
-      return false;
-    }
-    if (!spec.admission && cluster().FindLocalQueue(spec.name_space, spec.queue_name) == nullptr) {
-      error =
-          Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
-                 fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
-      return false;
-    }
-    if (spec.creation_time == 0) {
-      spec.creation_time = event.time;
-    }
-    const engine::ConditionSpec* finished_condition = spec.Condition("Finished");
-    bool finished = finished_condition != nullptr && finished_condition->status;
-    bool reserved = spec.admission.has_value() && spec.active && !finished;
-    if (!reserved) {
-      spec.admission.reset();
-    }
-    std::string local_queue = fmt::format("{}/{}", spec.name_space, spec.queue_name);
-    std::string workload_class = spec.workload_class;
-    bool active = spec.active;
-    engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
-    if (!added.ok()) {
-      error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
-      return false;
-    }
-    WorkloadId id = *added;
-    Track& t = TrackOf(id);
-    t = Track{.epoch = t.epoch + 1};
-    t.live = true;
-    t.active = active;
-    t.created = store().Get(id).creation_time;
-    t.runtime = event.runtime.value_or(-1);
-    t.pods_ready_after = event.pods_ready_after.value_or(-1);
-    t.local_queue = stats.InternLocalQueue(local_queue);
-    t.workload_class = stats.InternClass(workload_class);
-    stats.OnCreated();
-    if (reserved) {
-      StartAdmitted(id);
-    } else if (finished) {
-      Forget(id);
-    } else if (active) {
-      queues().Push(id, now);
-    }
-    Changed();
-    return true;
-  }
-
-  // A workload already holding quota when it enters the replay: running from now on.
-  void StartAdmitted(WorkloadId id) {
-    Track& t = TrackOf(id);
-    stats.OnInitiallyAdmitted();
-    t.admitted = true;
-    t.ever_admitted = true;
-    t.pods_ready = true;
-    t.run_started = now;
-    t.reserved_at = now;
-    stats.OnUsageChanged(store().Get(id).cluster_queue, now);
-    if (t.runtime >= 0) {
-      ScheduleFor(now + t.runtime, TimerKind::kFinish, id);
-    }
-  }
-
-  bool ApplyWorkloadModified(TraceEvent& event, EventError& error) {
-    std::optional<WorkloadId> found = store().Find(event.name);
-    if (!found) {
-      error = Reject(EventErrorReason::kUnknownWorkload, "object.metadata.name",
-                     fmt::format("MODIFIED for unknown Workload {}", event.name));
-      return false;
-    }
-    WorkloadId id = *found;
-    Track& t = TrackOf(id);
-    engine::Workload& w = store().Get(id);
-    engine::WorkloadSpec& spec = event.object.workloads[0];
-    if (event.runtime) {
-      t.runtime = *event.runtime;
-      if (t.pods_ready && !t.finished) {
-        ++t.epoch;
-        ScheduleFor(std::max(now, t.run_started + t.runtime), TimerKind::kFinish, id);
-      }
-    }
-    if (event.pods_ready_after) {
-      t.pods_ready_after = *event.pods_ready_after;
-    }
-    const engine::ConditionSpec* finished = spec.Condition("Finished");
-    if (finished != nullptr && finished->status) {
-      if (!t.finished) {
-        t.finished = true;
-        if (w.quota_reserved) {
-          if (!t.evicting) {
-            BeginRelease(id, ReleaseCause::kFinished);
-          }
-        } else {
-          stats.OnFinished();
-          LogSimple("Finished", w);
-          Forget(id);
-        }
-      }
-      Changed();
-      return true;
-    }
-    if (!spec.active && t.active) {
-      Deactivate(id, "Deactivated");
-      return true;
-    }
-    if (spec.active && !t.active) {
-      t.active = true;
-      if (!w.quota_reserved) {
-        queues().Push(id, now);
-      }
-      Changed();
-      return true;
-    }
-    if (w.quota_reserved) {
-      // Admitted: pod sets are immutable; a priority change updates preemption and requeues
-      // the tree's inadmissible workloads (§9.5).
-      int32_t priority = store().ResolvePriority(spec);
-      if (priority != w.priority) {
-        w.priority = priority;
-        w.scheduling_hash = 0;
-        ScheduleInadmissibleRequeue(w.cluster_queue);
-        Changed();
-      }
-      return true;
-    }
-    if (!t.active) {
-      return true;
-    }
-    // Pending: the new object replaces the old one in its queue (same creation time).
-    if (cluster().FindLocalQueue(spec.name_space, spec.queue_name) == nullptr) {
-      error =
-          Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
-                 fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
-      return false;
-    }
-    spec.creation_time = w.creation_time;
-    spec.admission.reset();
-    Track saved = t;
-    queues().Forget(id);
-    store().Erase(id);
-    engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
-    if (!added.ok()) {
-      error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
-      TrackOf(id).live = false;
-      return false;
-    }
-    Track& moved = TrackOf(*added);
-    moved = saved;
-    moved.local_queue = stats.InternLocalQueue(fmt::format(
-        "{}/{}", store().Get(*added).spec->name_space, store().Get(*added).local_queue));
-    if (*added != id) {
-      ++TrackOf(id).epoch;
-      TrackOf(id).live = false;
-    }
-    queues().Push(*added, now);
-    Changed();
-    return true;
-  }
-
-  bool ApplyWorkloadDeleted(TraceEvent& event, EventError& error) {
-    std::optional<WorkloadId> found = store().Find(event.name);
-    if (!found) {
-      error = Reject(EventErrorReason::kUnknownWorkload, "object.metadata.name",
-                     fmt::format("DELETED for unknown Workload {}", event.name));
-      return false;
-    }
-    WorkloadId id = *found;
-    Track& t = TrackOf(id);
-    const engine::Workload& w = store().Get(id);
-    LogSimple("Deleted", w);
-    if (t.admitted && !t.pods_ready) {
-      --not_ready;
-    }
-    if (w.quota_reserved) {
-      CqId cq = w.cluster_queue;
-      store().Release(id);
-      stats.OnUsageChanged(cq, now);
-      ScheduleInadmissibleRequeue(cq);
-    }
-    stats.OnDeleted();
-    Forget(id);
-    Changed();
-    return true;
-  }
-
-  bool ApplyConfig(TraceEvent& event, EventError& error) {
-    const engine::ClusterSpec& o = event.object;
-    bool deleted = event.type == EventType::kDeleted;
-    const std::string& kind = event.kind;
-    if (kind == "ResourceFlavor") {
-      deleted ? cluster().DeleteFlavor(event.name) : cluster().UpsertFlavor(o.flavors[0]);
-    } else if (kind == "Cohort") {
-      deleted ? cluster().DeleteCohort(event.name) : cluster().UpsertCohort(o.cohorts[0]);
-    } else if (kind == "ClusterQueue") {
-      deleted ? cluster().DeleteClusterQueue(event.name)
-              : cluster().UpsertClusterQueue(o.cluster_queues[0]);
-    } else if (kind == "Namespace") {
-      std::erase_if(namespaces, [&](const auto& n) { return n.name == event.name; });
-      if (!deleted) {
-        namespaces.push_back(o.namespaces[0]);
-      }
-      state.scheduler->SetNamespaces(namespaces);
-    } else if (deleted) {
-      error = Reject(EventErrorReason::kInvalidConfig, "type",
-                     fmt::format("deleting a {} is not supported by the replay", kind));
-      return false;
-    } else if (kind == "LocalQueue") {
-      cluster().UpsertLocalQueue(o.local_queues[0]);
-    } else if (kind == "WorkloadPriorityClass") {
-      cluster().UpsertPriorityClass(o.priority_classes[0]);
-    } else if (kind == "AdmissionCheck") {
-      cluster().UpsertAdmissionCheck(o.admission_checks[0]);
-    } else {
-      error =
-          Reject(EventErrorReason::kInvalidConfig, "object.kind",
-                 fmt::format("a {} change needs a Kueue restart: give it with --manifests", kind));
-      return false;
-    }
-    cluster().Refresh();
-    queues().AdoptOrphans();
-    queues().QueueAllInadmissible(now, state.scheduler->cycle());
-    stats.OnConfigChanged(now);
-    Changed();
-    return true;
-  }
-
-  bool Apply(TraceEvent& event, EventError& error) {
-    if (event.kind != "Workload") {
-      return ApplyConfig(event, error);
-    }
-    switch (event.type) {
-      case EventType::kAdded:
-        return ApplyWorkloadAdded(event, error);
-      case EventType::kModified:
-        return ApplyWorkloadModified(event, error);
-      case EventType::kDeleted:
-        return ApplyWorkloadDeleted(event, error);
-    }
-    return false;
-  }
-
-  // Workloads of the manifests: tracked like ADDED events at the start.
-  void AdoptInitialWorkloads() {
-    for (uint32_t i = 0; i < store().size(); ++i) {
-      WorkloadId id = engine::MakeId<WorkloadId>(i);
-      if (!store().Contains(id)) {
-        continue;
-      }
-      const engine::Workload& w = store().Get(id);
-      Track& t = TrackOf(id);
-      t.live = true;
-      t.active = w.spec->active;
-      t.created = w.creation_time;
-      t.local_queue =
-          stats.InternLocalQueue(fmt::format("{}/{}", w.spec->name_space, w.local_queue));
-      t.workload_class = stats.InternClass(w.spec->workload_class);
-      stats.OnCreated();
-      if (w.quota_reserved) {
-        StartAdmitted(id);
-      }
-    }
-  }
-
-  // --- Progress ---
-
-  std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_progress = wall_start;
-  int64_t file_size = 0;
-
-  void Progress(const EventReader& reader, int64_t events, bool final) {
-    auto wall = std::chrono::steady_clock::now();
-    if (!final && wall - last_progress < std::chrono::milliseconds(500)) {
-      return;
-    }
-    last_progress = wall;
-    double seconds = std::chrono::duration<double>(wall - wall_start).count();
-    double rate = seconds > 0 ? static_cast<double>(events) / seconds : 0;
-    double fraction = file_size > 0 ? static_cast<double>(reader.file_bytes_read())
-                                          / static_cast<double>(file_size)
-                                    : 0;
-    fraction = std::clamp(fraction, 0.0, 1.0);
-    double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : 0;
-    constexpr int kWidth = 30;
-    int filled = static_cast<int>(fraction * kWidth);
-    std::fprintf(stderr, "\r[%-*s] %3.0f%%  %lld events  %.0f ev/s  ETA %.0fs  virtual %s ", kWidth,
-                 std::string(static_cast<size_t>(filled), '#').c_str(), fraction * 100,
-                 static_cast<long long>(events), rate, eta, FormatRfc3339(now).c_str());
-    if (final) {
-      std::fprintf(stderr, "\n");
-    }
-  }
-
-  void SetNow(TimeMicros t) {
-    if (t != now) {
-      stats.SampleUntil(t);
-      now = t;
-    }
-  }
+  engine::StatusOr<bool> Run(const std::string& path, ReplayReport& report);
 };
 
-Simulator::Simulator(ClusterState& state, const SimulatorOptions& options, DecisionLog* log)
-    : impl_(std::make_unique<Impl>(state, options, log)) {}
+Simulator::Simulator(const LoadResult& manifests, const SimulatorOptions& options, DecisionLog* log)
+    : impl_(std::make_unique<Impl>(manifests, options, log)) {}
 
 Simulator::~Simulator() = default;
 
-namespace {
-
-int64_t PeakRssBytes() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+int Simulator::num_shards() const {
+  return impl_->engine ? impl_->engine->num_shards() : 0;
 }
 
-}  // namespace
+int64_t Simulator::live_workloads() const {
+  int64_t live = 0;
+  for (int k = 0; k < num_shards(); ++k) {
+    live += impl_->engine->With(k, [](ShardSimulator& s) { return s.live_workloads(); });
+  }
+  return live;
+}
 
-bool Simulator::Run(EventReader& reader, ReplayReport& report) {
-  Impl& s = *impl_;
-  s.namespaces = s.state.load.spec.namespaces;
-  s.wall_start = std::chrono::steady_clock::now();
-  if (s.options.progress && reader.path() != "-") {
-    if (std::FILE* f = std::fopen(reader.path().c_str(), "rb")) {
-      std::fseek(f, 0, SEEK_END);
-      s.file_size = std::ftell(f);
-      std::fclose(f);
+engine::StatusOr<bool> Simulator::Run(const std::string& events_path, ReplayReport& report) {
+  SpooledStdin spool;
+  std::string path = events_path;
+  if (events_path == "-") {
+    if (engine::Status s = spool.Spool(); !s.ok()) {
+      return s;
+    }
+    path = spool.path();
+  }
+  engine::StatusOr<bool> completed = impl_->Run(path, report);
+  report.events_file = events_path;
+  return completed;
+}
+
+engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayReport& report) {
+  auto wall_start = std::chrono::steady_clock::now();
+  // More threads than cores is allowed (the determinism tests oversubscribe on purpose): TBB
+  // caps its workers at the core count unless told otherwise.
+  std::optional<tbb::global_control> oversubscribe;
+  if (options.threads > tbb::info::default_concurrency()) {
+    oversubscribe.emplace(tbb::global_control::max_allowed_parallelism,
+                          static_cast<size_t>(options.threads));
+  }
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+
+  // Pass 1: which trees the trace ever ties together.
+  bool single = ModelCouplesShards(options, manifests.spec);
+  ShardPlanner planner;
+  planner.AddManifests(manifests.spec);
+  std::vector<ParsedLine> lines;
+  if (!single) {
+    ParallelEventReader scan(arena, options.batch_lines);
+    if (engine::Status s = scan.Open(path); !s.ok()) {
+      return s;
+    }
+    while (scan.NextBatch(lines)) {
+      for (const ParsedLine& l : lines) {
+        if (l.result == ReadResult::kEvent) {
+          planner.AddEvent(l.event);
+        }
+      }
     }
   }
+  engine =
+      std::make_unique<ShardedEngine>(manifests, planner.Build(single), options, log != nullptr);
+  const int n = engine->num_shards();
+  const ShardPlan& plan = engine->plan();
+
+  // Pass 2: the replay. --strict reads one line at a time: nothing after the first rejected
+  // line may be applied.
+  ParallelEventReader reader(arena, options.strict ? 1 : options.batch_lines);
+  if (engine::Status s = reader.Open(path); !s.ok()) {
+    return s;
+  }
+  ProgressBar progress(options.progress && path != "-", path);
   auto reject = [&](const EventError& e) {
     ++report.events_rejected;
     ++report.rejected_by_reason[ToString(e.reason)];
@@ -850,76 +294,149 @@ bool Simulator::Run(EventReader& reader, ReplayReport& report) {
       ++report.errors_not_listed;
     }
   };
-
-  TraceEvent event;
-  EventError error;
   bool started = false;
   bool stopped = false;
+  bool done = false;
   auto start = [&](TimeMicros t) {
     started = true;
-    s.now = t;
-    s.stats_start = t;
-    s.last_change = t;
-    s.cycle_ready_at = t;
-    s.stats.Start(t);
-    s.AdoptInitialWorkloads();
+    ForEachShard(arena, [&](int, ShardSimulator& s) { s.Start(t); });
   };
-  while (true) {
-    EventReader::Result r = reader.Next(event, error);
-    if (r == EventReader::Result::kEnd) {
-      break;
-    }
-    if (r == EventReader::Result::kEvent && s.options.until && event.time > *s.options.until) {
-      report.truncated = true;
-      break;
-    }
-    ++report.events_read;
-    if (r == EventReader::Result::kError) {
-      reject(error);
-      if (s.options.strict) {
-        stopped = true;
-        break;
-      }
-      continue;
-    }
-    if (!started) {
-      start(event.time);
-    }
-    s.AdvanceTo(event.time);
-    s.SetNow(event.time);
-    if (s.Apply(event, error)) {
-      ++report.events_applied;
-    } else {
-      error.file = reader.path();
-      error.line = event.line;
-      reject(error);
-      if (s.options.strict) {
-        stopped = true;
+  std::vector<std::vector<size_t>> routed(static_cast<size_t>(n));  // line indices per shard
+  std::vector<std::vector<Outcome>> outcomes(static_cast<size_t>(n));
+  std::vector<int> route;
+  TimeMicros last_time = 0;
+  while (!done && reader.NextBatch(lines)) {
+    size_t used = lines.size();
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const ParsedLine& l = lines[i];
+      if (l.result == ReadResult::kEvent && options.until && l.event.time > *options.until) {
+        report.truncated = true;
+        used = i;
+        done = true;
         break;
       }
     }
-    if (s.options.progress && (report.events_read & 0x3fff) == 0) {
-      s.Progress(reader, report.events_read, false);
+    route.assign(used, 0);
+    bool any_event = false;
+    for (auto& r : routed) {
+      r.clear();
+    }
+    for (size_t i = 0; i < used; ++i) {
+      const ParsedLine& l = lines[i];
+      if (l.result != ReadResult::kEvent) {
+        continue;
+      }
+      if (!started) {
+        start(l.event.time);
+      }
+      any_event = true;
+      last_time = l.event.time;
+      route[i] = plan.Route(l.event);
+      if (route[i] == ShardPlan::kEveryShard) {
+        for (auto& r : routed) {
+          r.push_back(i);
+        }
+      } else {
+        routed[static_cast<size_t>(route[i])].push_back(i);
+      }
+    }
+    if (any_event) {
+      // Shards replay their events in parallel, then run what is due up to the batch's last
+      // instant, so that the lines older than it are final.
+      ForEachShard(arena, [&](int k, ShardSimulator& s) {
+        const std::vector<size_t>& mine = routed[static_cast<size_t>(k)];
+        std::vector<Outcome>& out = outcomes[static_cast<size_t>(k)];
+        out.assign(mine.size(), Outcome{});
+        for (size_t j = 0; j < mine.size(); ++j) {
+          size_t i = mine[j];
+          if (route[i] == ShardPlan::kEveryShard) {
+            TraceEvent copy = lines[i].event;  // shards must not share a mutable event
+            out[j].applied = s.Apply(copy, out[j].error);
+          } else {
+            out[j].applied = s.Apply(lines[i].event, out[j].error);
+          }
+        }
+        s.AdvanceTo(last_time);
+      });
+    }
+    // The counters and errors, in file order.
+    std::vector<size_t> cursor(static_cast<size_t>(n), 0);
+    for (size_t i = 0; i < used && !stopped; ++i) {
+      const ParsedLine& l = lines[i];
+      ++report.events_read;
+      if (l.result == ReadResult::kError) {
+        reject(l.error);
+        stopped = options.strict;
+        continue;
+      }
+      bool applied = false;
+      EventError error;
+      if (route[i] == ShardPlan::kEveryShard) {
+        for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
+          Outcome& o = outcomes[k][cursor[k]++];
+          applied = applied || o.applied;
+          if (k == 0) {
+            error = o.error;
+          }
+        }
+      } else {
+        size_t k = static_cast<size_t>(route[i]);
+        Outcome& o = outcomes[k][cursor[k]++];
+        applied = o.applied;
+        error = o.error;
+      }
+      if (applied) {
+        ++report.events_applied;
+      } else {
+        error.file = path;
+        error.line = l.event.line;
+        reject(error);
+        stopped = options.strict;
+      }
+    }
+    if (any_event) {
+      FlushLines(last_time);
+    }
+    progress.Show(reader.file_bytes_read(), report.events_read, last_time, false);
+    if (stopped) {
+      break;
     }
   }
   if (!started) {
-    start(s.state.now);
+    TimeMicros t = 0;
+    for (int k = 0; k < n; ++k) {
+      t = std::max(t, engine->With(k, [](ShardSimulator& s) { return s.manifests_time(); }));
+    }
+    start(t);
   }
   if (!stopped) {
-    TimeMicros end = s.options.until.value_or(kNever);
-    s.AdvanceTo(end);
-    if (s.options.until) {
-      s.SetNow(std::max(s.now, *s.options.until));
-    }
+    ForEachShard(arena, [&](int, ShardSimulator& s) {
+      s.AdvanceTo(options.until.value_or(kNever));
+      if (options.until) {
+        s.SetNow(*options.until);
+      }
+    });
   }
-  if (s.options.progress) {
-    s.Progress(reader, report.events_read, true);
+  FlushLines(kNever);
+  progress.Show(reader.file_bytes_read(), report.events_read, last_time, true);
+
+  // One end for every shard: the last instant anything changed anywhere (or --until).
+  TimeMicros end = std::numeric_limits<TimeMicros>::min();
+  for (int k = 0; k < n; ++k) {
+    end = std::max(end, engine->With(k, [&](ShardSimulator& s) {
+      return options.until && !stopped ? s.now() : s.last_change();
+    }));
   }
-  s.stats.Finish(s.options.until && !stopped ? s.now : std::max(s.last_change, s.stats_start),
-                 report);
-  report.events_file = reader.path();
-  report.timings = s.options.timings;
-  const ControlPlaneModel& cp = s.options.control_plane;
+  std::vector<ReplayReport> parts(static_cast<size_t>(n));
+  std::vector<RawWaits> waits(static_cast<size_t>(n));
+  ForEachShard(arena, [&](int k, ShardSimulator& s) {
+    s.Finish(end, parts[static_cast<size_t>(k)], waits[static_cast<size_t>(k)]);
+  });
+  MergeShardReports(parts, waits, report);
+
+  report.shards = n;
+  report.timings = options.timings;
+  const ControlPlaneModel& cp = options.control_plane;
   report.mode = cp.enabled ? "control-plane" : "policy-only";
   if (cp.enabled) {
     report.model["admitToRunning"] = FormatDuration(cp.admit_to_running);
@@ -927,17 +444,26 @@ bool Simulator::Run(EventReader& reader, ReplayReport& report) {
     report.model["cycleDuration"] = FormatDuration(cp.cycle_duration);
     report.model["maxAdmissionsPerSecond"] = fmt::format("{}", cp.max_admissions_per_second);
   }
-  report.model["podsReadyDelay"] = FormatDuration(s.options.pods_ready_delay);
-  report.model["admissionCheckDelay"] = FormatDuration(s.options.admission_check_delay);
-  report.model["flavorScanReset"] = s.state.scheduler->options().cohort_generation_resets_scan
-                                        ? "clusterQueueAndCohorts"
-                                        : "clusterQueue";
-  report.decisions = s.decisions;
+  report.model["podsReadyDelay"] = FormatDuration(options.pods_ready_delay);
+  report.model["admissionCheckDelay"] = FormatDuration(options.admission_check_delay);
+  report.model["flavorScanReset"] =
+      options.scheduler.cohort_generation_resets_scan ? "clusterQueueAndCohorts" : "clusterQueue";
+  std::vector<int64_t> buckets;
+  for (int k = 0; k < n; ++k) {
+    engine->With(k, [&](ShardSimulator& s) {
+      report.decisions += s.decisions();
+      const std::vector<int64_t>& b = s.latency_buckets();
+      buckets.resize(std::max(buckets.size(), b.size()), 0);
+      for (size_t i = 0; i < b.size(); ++i) {
+        buckets[i] += b[i];
+      }
+    });
+  }
   int64_t total = 0;
-  for (size_t i = 0; i < s.latency_buckets.size(); ++i) {
-    if (s.latency_buckets[i] > 0) {
-      report.decision_latency.push_back({int64_t{1} << i, s.latency_buckets[i]});
-      total += s.latency_buckets[i];
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    if (buckets[i] > 0) {
+      report.decision_latency.push_back({int64_t{1} << i, buckets[i]});
+      total += buckets[i];
     }
   }
   auto quantile = [&](double q) {
@@ -951,10 +477,11 @@ bool Simulator::Run(EventReader& reader, ReplayReport& report) {
     }
     return 0.0;
   };
-  if (s.options.timings) {
+  if (options.timings) {
     double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - s.wall_start).count();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     report.wall_seconds = wall;
+    report.threads = arena.max_concurrency();
     report.events_per_second = wall > 0 ? static_cast<double>(report.events_read) / wall : 0;
     report.decision_latency_p50_ns = quantile(0.5);
     report.decision_latency_p99_ns = quantile(0.99);
@@ -962,8 +489,8 @@ bool Simulator::Run(EventReader& reader, ReplayReport& report) {
   } else {
     report.decision_latency.clear();
   }
-  if (s.log != nullptr) {
-    s.log->Flush();
+  if (log != nullptr) {
+    log->Flush();
   }
   return !stopped;
 }

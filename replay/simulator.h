@@ -1,17 +1,19 @@
 // File: replay/simulator.h
 //
-// The discrete-event replay (docs/replay.md): trace events (replay/event_reader.h) drive the
-// engine on a virtual clock. Between trace events the simulator runs what Kueue would run at
-// each instant: scheduling cycles back to back while they make progress, completions after a
-// workload's `runtime`, evictions of preempted workloads and their requeue, the inadmissible
-// requeue 1 s after capacity is freed (Kueue's batch period), WaitForPodsReady timeouts with
-// requeue backoff, and admission checks. Idle time is skipped: the clock jumps to the next
-// thing that happens.
+// The replay (docs/replay.md): trace events (replay/event_reader.h) drive the engine on a virtual
+// clock, shard by shard (replay/shard_plan.h, replay/shard_simulator.h), in parallel.
 //
-// Order at one instant: internal events due (in the order they were scheduled), then the trace
-// events of that instant (in file order), then scheduling cycles until one makes no progress.
-// Everything is single-threaded and keyed by dense ids, names only break ties: the same input
-// gives the same decisions, byte for byte.
+// The trace is read twice: once to plan the shards (which Cohort trees are ever tied together),
+// then to replay. Each pass reads batches of lines and parses them with several threads
+// (replay/parallel_reader.h). Each batch's events are routed to their shards; shards replay their
+// events in parallel, each under its own lock (replay/sharded_engine.h), then every shard is
+// advanced to the batch's last instant, and the decision lines older than that instant are
+// written out merged by (time, shard, order within the shard). At the end the shards'
+// measurements are merged into one report.
+//
+// Determinism: a shard's replay depends only on its own events, and everything is merged in a
+// fixed order, so the same input gives the same decisions and report, byte for byte, whatever
+// the number of threads (only the wall-clock section of the report differs).
 //
 // Without a control-plane model the figures are "policy-only": admission, pod start, eviction
 // and quota release are instantaneous, cycles take no time. ControlPlaneModel adds latencies.
@@ -24,9 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/status.h"
 #include "engine/scheduler.h"
-#include "replay/cluster_state.h"
-#include "replay/event_reader.h"
+#include "replay/manifest_loader.h"
 #include "replay/replay_report.h"
 
 namespace replay {
@@ -49,6 +51,8 @@ struct SimulatorOptions {
   bool strict = false;                // stop at the first rejected event
   bool timings = true;                // measure wall-clock engine cost
   bool progress = false;              // progress bar on stderr
+  int threads = 0;                    // worker threads; 0 = one per core
+  size_t batch_lines = 8192;          // lines read and parsed per batch
 };
 
 // Writes decisions.jsonl (docs/replay.md): one JSON object per line, keys sorted.
@@ -69,19 +73,29 @@ class DecisionLog {
   int64_t lines_ = 0;
 };
 
+// Whether a model ties every Cohort tree to every other, so that the replay must be one shard:
+// the control plane's cycle duration and admission rate are shared by all trees, and
+// WaitForPodsReady's blockAdmission stops admission everywhere while any workload is not ready.
+bool ModelCouplesShards(const SimulatorOptions& options, const engine::ClusterSpec& manifests);
+
 class Simulator {
  public:
-  // `state` holds the configuration (and workloads) of the manifests; it must have been built
-  // with scheduler.defer_victim_release set (BuildClusterState with SimulatorOptions).
-  Simulator(ClusterState& state, const SimulatorOptions& options, DecisionLog* log);
+  // `manifests` loaded without errors; options.scheduler must have defer_victim_release set
+  // (ReplaySchedulerOptions). `log` may be null (no decision lines).
+  Simulator(const LoadResult& manifests, const SimulatorOptions& options, DecisionLog* log);
   ~Simulator();
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
 
-  // Replays every event of `reader` and then everything that follows (until `until` or until
-  // nothing is left to happen). Returns false when --strict stopped at an error (`report`
-  // still describes what was replayed).
-  bool Run(EventReader& reader, ReplayReport& report);
+  // Replays every event of the trace at `events_path` ("-": standard input, spooled to a
+  // temporary file since it is read twice) and then everything that follows (until `until` or
+  // until nothing is left to happen). Returns false when --strict stopped at an error (`report`
+  // still describes what was replayed); an error status when the trace cannot be opened.
+  engine::StatusOr<bool> Run(const std::string& events_path, ReplayReport& report);
+
+  // After Run: the shards and the workloads still held (memory follows these, not the trace).
+  int num_shards() const;
+  int64_t live_workloads() const;
 
  private:
   struct Impl;

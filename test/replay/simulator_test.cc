@@ -134,25 +134,23 @@ class SimulatorTest : public ::testing::Test {
   Outcome ReplayFiles(const std::string& manifests_path, const std::string& events_path,
                       SimulatorOptions options) {
     Outcome out;
-    ClusterStateOptions state_options;
-    state_options.files = {manifests_path};
-    state_options.scheduler = ReplaySchedulerOptions(options.scheduler);
-    options.scheduler = state_options.scheduler;
+    options.scheduler = ReplaySchedulerOptions(options.scheduler);
     options.timings = false;
-    ClusterState state = BuildClusterState(state_options);
-    EXPECT_TRUE(state.ok());
-    if (!state.ok()) {
+    LoadResult load = LoadManifestFiles({manifests_path});
+    EXPECT_TRUE(load.ok());
+    if (!load.ok()) {
       return out;
     }
-    EventReader reader;
-    EXPECT_TRUE(reader.Open(events_path).ok());
     char* buffer = nullptr;
     size_t size = 0;
     std::FILE* mem = open_memstream(&buffer, &size);
     {
       DecisionLog log(mem);
-      Simulator sim(state, options, &log);
-      out.completed = sim.Run(reader, out.report);
+      Simulator sim(load, options, &log);
+      engine::StatusOr<bool> run = sim.Run(events_path, out.report);
+      EXPECT_TRUE(run.ok()) << run.status().message();
+      out.completed = run.ok() && *run;
+      out.live_workloads = static_cast<uint32_t>(sim.live_workloads());
     }
     std::fclose(mem);
     std::istringstream lines(std::string(buffer, size));
@@ -160,7 +158,6 @@ class SimulatorTest : public ::testing::Test {
     for (std::string line; std::getline(lines, line);) {
       out.decisions.push_back(line);
     }
-    out.live_workloads = state.store->live();
     return out;
   }
 

@@ -1,0 +1,205 @@
+#include "replay/shard_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace replay {
+namespace {
+
+std::string Key(std::string_view kind, std::string_view name) {
+  return fmt::format("{}/{}", kind, name);
+}
+
+std::string WorkloadName(const engine::WorkloadSpec& w) {
+  return fmt::format("{}/{}", w.name_space, w.name);
+}
+
+}  // namespace
+
+// --- ShardPlan ---
+
+int ShardPlan::ShardOf(std::string_view kind, std::string_view name) const {
+  auto it = shard_of_.find(Key(kind, name));
+  return it == shard_of_.end() ? 0 : it->second;
+}
+
+int ShardPlan::ShardOfWorkload(const engine::WorkloadSpec& w) const {
+  if (w.admission && !w.admission->cluster_queue.empty()) {
+    return ShardOf("ClusterQueue", w.admission->cluster_queue);
+  }
+  return ShardOf("LocalQueue", fmt::format("{}/{}", w.name_space, w.queue_name));
+}
+
+int ShardPlan::Route(const TraceEvent& event) const {
+  if (num_shards() <= 1) {
+    return 0;
+  }
+  if (event.kind == "Workload") {
+    if (event.type == EventType::kDeleted || event.object.workloads.empty()) {
+      return kEveryShard;
+    }
+    return ShardOfWorkload(event.object.workloads[0]);
+  }
+  if (event.kind == "ClusterQueue" || event.kind == "Cohort" || event.kind == "LocalQueue") {
+    return ShardOf(event.kind, event.name);
+  }
+  return kEveryShard;
+}
+
+engine::ClusterSpec ShardPlan::ManifestsFor(int shard, const engine::ClusterSpec& all) const {
+  engine::ClusterSpec part;
+  part.flavors = all.flavors;
+  part.priority_classes = all.priority_classes;
+  part.configuration = all.configuration;
+  part.namespaces = all.namespaces;
+  part.admission_checks = all.admission_checks;
+  for (const engine::CohortSpec& c : all.cohorts) {
+    if (ShardOf("Cohort", c.name) == shard) {
+      part.cohorts.push_back(c);
+    }
+  }
+  for (const engine::ClusterQueueSpec& cq : all.cluster_queues) {
+    if (ShardOf("ClusterQueue", cq.name) == shard) {
+      part.cluster_queues.push_back(cq);
+    }
+  }
+  for (const engine::LocalQueueSpec& lq : all.local_queues) {
+    if (ShardOf("LocalQueue", fmt::format("{}/{}", lq.name_space, lq.name)) == shard) {
+      part.local_queues.push_back(lq);
+    }
+  }
+  for (const engine::WorkloadSpec& w : all.workloads) {
+    if (ShardOfWorkload(w) == shard) {
+      part.workloads.push_back(w);
+    }
+  }
+  return part;
+}
+
+// --- ShardPlanner ---
+
+uint32_t ShardPlanner::Node(std::string_view kind, std::string_view name) {
+  std::string key = Key(kind, name);
+  auto [it, inserted] = ids_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+  if (inserted) {
+    keys_.push_back(std::move(key));
+    parent_.push_back(it->second);
+  }
+  return it->second;
+}
+
+uint32_t ShardPlanner::Find(uint32_t x) const {
+  while (parent_[x] != x) {
+    parent_[x] = parent_[parent_[x]];  // path halving
+    x = parent_[x];
+  }
+  return x;
+}
+
+void ShardPlanner::Join(uint32_t a, uint32_t b) {
+  a = Find(a);
+  b = Find(b);
+  if (a != b) {
+    parent_[std::max(a, b)] = std::min(a, b);
+  }
+}
+
+void ShardPlanner::AddCohort(const engine::CohortSpec& cohort) {
+  uint32_t node = Node("Cohort", cohort.name);
+  if (!cohort.parent.empty()) {
+    Join(node, Node("Cohort", cohort.parent));
+  }
+}
+
+void ShardPlanner::AddClusterQueue(const engine::ClusterQueueSpec& cq) {
+  uint32_t node = Node("ClusterQueue", cq.name);
+  if (!cq.cohort.empty()) {
+    Join(node, Node("Cohort", cq.cohort));
+  }
+}
+
+void ShardPlanner::AddLocalQueue(const engine::LocalQueueSpec& lq) {
+  uint32_t node = Node("LocalQueue", fmt::format("{}/{}", lq.name_space, lq.name));
+  if (!lq.cluster_queue.empty()) {
+    Join(node, Node("ClusterQueue", lq.cluster_queue));
+  }
+}
+
+void ShardPlanner::AddWorkload(const engine::WorkloadSpec& w) {
+  uint32_t node = Node("LocalQueue", fmt::format("{}/{}", w.name_space, w.queue_name));
+  if (w.admission && !w.admission->cluster_queue.empty()) {
+    Join(node, Node("ClusterQueue", w.admission->cluster_queue));
+  }
+  uint64_t name_hash = std::hash<std::string>{}(WorkloadName(w));
+  auto [it, inserted] = workload_queue_.try_emplace(name_hash, node);
+  if (!inserted) {
+    Join(it->second, node);
+  }
+}
+
+void ShardPlanner::AddManifests(const engine::ClusterSpec& spec) {
+  for (const engine::CohortSpec& c : spec.cohorts) {
+    AddCohort(c);
+  }
+  for (const engine::ClusterQueueSpec& cq : spec.cluster_queues) {
+    AddClusterQueue(cq);
+  }
+  for (const engine::LocalQueueSpec& lq : spec.local_queues) {
+    AddLocalQueue(lq);
+  }
+  for (const engine::WorkloadSpec& w : spec.workloads) {
+    AddWorkload(w);
+  }
+}
+
+void ShardPlanner::AddEvent(const TraceEvent& event) {
+  if (event.type == EventType::kDeleted) {
+    return;  // names an object, ties nothing
+  }
+  AddManifests(event.object);
+}
+
+ShardPlan ShardPlanner::Build(bool single) const {
+  ShardPlan plan;
+  // The label of a component: its smallest Cohort or ClusterQueue key.
+  std::map<uint32_t, std::string> label_of_root;
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    const std::string& key = keys_[i];
+    if (!key.starts_with("Cohort/") && !key.starts_with("ClusterQueue/")) {
+      continue;
+    }
+    auto [it, inserted] = label_of_root.try_emplace(Find(i), key);
+    if (!inserted && key < it->second) {
+      it->second = key;
+    }
+  }
+  std::vector<std::pair<std::string, uint32_t>> ordered;
+  for (const auto& [root, label] : label_of_root) {
+    ordered.emplace_back(label, root);
+  }
+  std::sort(ordered.begin(), ordered.end());
+  if (single || ordered.size() <= 1) {
+    plan.labels_ = {ordered.empty() ? std::string("(all)") : ordered.front().first};
+    if (ordered.size() > 1) {
+      plan.labels_[0] = "(all)";
+    }
+    return plan;  // everything in shard 0: shard_of_ stays empty
+  }
+  std::unordered_map<uint32_t, int> shard_of_root;
+  for (const auto& [label, root] : ordered) {
+    shard_of_root.emplace(root, static_cast<int>(plan.labels_.size()));
+    plan.labels_.push_back(label);
+  }
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    auto it = shard_of_root.find(Find(i));
+    if (it != shard_of_root.end() && it->second != 0) {
+      plan.shard_of_.emplace(keys_[i], it->second);
+    }
+  }
+  return plan;
+}
+
+}  // namespace replay
