@@ -8,8 +8,10 @@
 #include "replay/explain_command.h"
 #include "replay/gate_command.h"
 #include "replay/generate_command.h"
+#include "replay/merge_command.h"
 #include "replay/replay_command.h"
 #include "replay/schedule_command.h"
+#include "replay/sweep_command.h"
 #include "replay/validate_command.h"
 
 #include <CLI/CLI.hpp>
@@ -126,6 +128,10 @@ int Run(int argc, char** argv) {
   replay_cmd->add_flag("--quiet,-q", replay_opts.quiet, "No summary on stdout");
   replay_cmd->add_flag("!--no-progress", replay_opts.progress, "No progress bar on stderr");
   replay_cmd
+      ->add_option("--threads,-j", replay_opts.threads,
+                   "Worker threads (default: one per core); the output is the same for any number")
+      ->check(CLI::NonNegativeNumber);
+  replay_cmd
       ->add_option("--pods-ready-delay", replay_opts.pods_ready_delay,
                    "Model: admission to pods ready, unless an event gives podsReadyAfter")
       ->capture_default_str();
@@ -175,6 +181,69 @@ int Run(int argc, char** argv) {
       ->required();
   gate_cmd->add_option("--junit", gate.junit, "Also write the checks as JUnit XML to FILE");
 
+  replay::SweepOptions sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "Replay one trace under several policy variants and compare them (docs/sweep.md)");
+  sweep_cmd
+      ->add_option("--manifests", sweep.manifests,
+                   "YAML manifests: the baseline configuration at the start of the trace")
+      ->required()
+      ->check(CLI::ExistingPath);
+  sweep_cmd->add_option("--events", sweep.events, "Event trace, JSON lines, plain or gzip")
+      ->required();
+  sweep_cmd
+      ->add_option("--overlay", sweep.overlays,
+                   "A variant: YAML documents deep-merged into the objects they name (repeatable)")
+      ->check(CLI::ExistingFile);
+  sweep_cmd->add_option("--set", sweep.sets,
+                        "KIND/NAME:field.path=v1,v2,...: variants, the product of all --set flags");
+  sweep_cmd->add_option("--out", sweep.out, "Output directory")->capture_default_str();
+  sweep_cmd->add_option("--shard", sweep.shard,
+                        "i/N: replay only the variants with index % N == i (combine: tally merge)");
+  sweep_cmd
+      ->add_option("--jobs,-j", sweep.jobs, "Variants replayed at once (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  sweep_cmd->add_option("-o,--output", sweep.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  sweep_cmd->add_option("--until", sweep.until, "Stop the virtual clock here (RFC 3339)");
+  sweep_cmd->add_flag("--kueue-scan-reset", sweep.kueue_scan_reset,
+                      "Reset flavor scans on ClusterQueue generations only, as Kueue does");
+  sweep_cmd
+      ->add_option("--pods-ready-delay", sweep.pods_ready_delay,
+                   "Model: admission to pods ready, unless an event gives podsReadyAfter")
+      ->capture_default_str();
+  sweep_cmd
+      ->add_option("--admission-check-delay", sweep.admission_check_delay,
+                   "Model: quota reservation to all admission checks Ready")
+      ->capture_default_str();
+  sweep_cmd->add_flag("--control-plane", sweep.control_plane,
+                      "Model a real Kueue deployment's latencies (the next four flags)");
+  sweep_cmd
+      ->add_option("--admit-to-running", sweep.admit_to_running,
+                   "Control plane: Admitted to pods running")
+      ->capture_default_str();
+  sweep_cmd
+      ->add_option("--finish-to-release", sweep.finish_to_release,
+                   "Control plane: pods finished or evicted to quota released")
+      ->capture_default_str();
+  sweep_cmd
+      ->add_option("--cycle-duration", sweep.cycle_duration,
+                   "Control plane: virtual time one scheduling cycle takes")
+      ->capture_default_str();
+  sweep_cmd
+      ->add_option("--max-admissions-per-second", sweep.max_admissions_per_second,
+                   "Control plane: cap on admissions per second (0: none)")
+      ->check(CLI::NonNegativeNumber);
+
+  replay::MergeOptions merge;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "Combine the slices of a tally sweep --shard i/N into one table (docs/sweep.md)");
+  merge_cmd->add_option("dirs", merge.dirs, "The slices' output directories")->required();
+  merge_cmd->add_option("--out", merge.out,
+                        "Also copy the variants into DIR with a merged sweep.json");
+  merge_cmd->add_option("-o,--output", merge.output, "Output format")
+      ->check(CLI::IsMember({"text", "json"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -198,6 +267,12 @@ int Run(int argc, char** argv) {
   }
   if (gate_cmd->parsed()) {
     return replay::RunGate(gate);
+  }
+  if (sweep_cmd->parsed()) {
+    return replay::RunSweep(sweep);
+  }
+  if (merge_cmd->parsed()) {
+    return replay::RunMerge(merge);
   }
   if (explain_cmd->parsed()) {
     if (explain.workload.empty()) {

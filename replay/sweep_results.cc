@@ -1,0 +1,418 @@
+// sweep.json and the comparison table of `tally sweep` / `tally merge` (docs/sweep.md).
+#include "replay/sweep_results.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include <simdjson.h>
+
+#include "replay/gate_command.h"
+#include "replay/json_writer.h"
+#include "replay/report_writers.h"
+
+namespace replay {
+namespace {
+
+using internal::FormatSecondsShort;
+
+void StringList(JsonWriter& w, const std::vector<std::string>& items) {
+  w.BeginArray();
+  for (const std::string& s : items) {
+    w.String(s);
+  }
+  w.EndArray();
+}
+
+void StringMap(JsonWriter& w, const std::map<std::string, std::string>& items) {
+  w.BeginObject();
+  for (const auto& [k, v] : items) {
+    w.Key(k);
+    w.String(v);
+  }
+  w.EndObject();
+}
+
+// Reads with the first error kept: "sweep.json: variants[2].id: missing or not a string".
+class Reader {
+ public:
+  explicit Reader(std::string_view name) : name_(name) {}
+
+  simdjson::dom::element Get(simdjson::dom::element parent, std::string_view key,
+                             std::string_view path) {
+    simdjson::dom::element e;
+    if (!failed() && parent[key].get(e) != simdjson::SUCCESS) {
+      Fail(path, "missing");
+    }
+    return e;
+  }
+  int64_t Int(simdjson::dom::element parent, std::string_view key, std::string_view path) {
+    int64_t v = 0;
+    if (!failed() && parent[key].get_int64().get(v) != simdjson::SUCCESS) {
+      Fail(path, "missing or not an integer");
+    }
+    return v;
+  }
+  std::string Str(simdjson::dom::element parent, std::string_view key, std::string_view path) {
+    std::string_view v;
+    if (!failed() && parent[key].get_string().get(v) != simdjson::SUCCESS) {
+      Fail(path, "missing or not a string");
+    }
+    return std::string(v);
+  }
+  std::vector<std::string> Strings(simdjson::dom::element parent, std::string_view key,
+                                   std::string_view path) {
+    std::vector<std::string> out;
+    simdjson::dom::array a;
+    if (failed() || parent[key].get_array().get(a) != simdjson::SUCCESS) {
+      Fail(path, "missing or not an array");
+      return out;
+    }
+    for (simdjson::dom::element e : a) {
+      std::string_view v;
+      if (e.get_string().get(v) != simdjson::SUCCESS) {
+        Fail(path, "not an array of strings");
+        return out;
+      }
+      out.emplace_back(v);
+    }
+    return out;
+  }
+  std::map<std::string, std::string> StringMap(simdjson::dom::element parent, std::string_view key,
+                                               std::string_view path) {
+    std::map<std::string, std::string> out;
+    simdjson::dom::object o;
+    if (failed() || parent[key].get_object().get(o) != simdjson::SUCCESS) {
+      Fail(path, "missing or not an object");
+      return out;
+    }
+    for (auto field : o) {
+      std::string_view v;
+      if (field.value.get_string().get(v) != simdjson::SUCCESS) {
+        Fail(path, "not an object of strings");
+        return out;
+      }
+      out.emplace(std::string(field.key), std::string(v));
+    }
+    return out;
+  }
+  void Fail(std::string_view path, std::string_view what) {
+    if (error_.empty()) {
+      error_ = fmt::format("{}: {}: {}", name_, path, what);
+    }
+  }
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string name_;
+  std::string error_;
+};
+
+void WaitsJson(JsonWriter& w, const WaitFigures& f) {
+  w.BeginObject();
+  w.Key("count");
+  w.Int(f.count);
+  w.Key("max");
+  w.RoundedNumber(f.max);
+  w.Key("mean");
+  w.RoundedNumber(f.mean);
+  w.Key("p50");
+  w.RoundedNumber(f.p50);
+  w.Key("p90");
+  w.RoundedNumber(f.p90);
+  w.Key("p99");
+  w.RoundedNumber(f.p99);
+  w.EndObject();
+}
+
+std::string Percent(double fraction) {
+  return std::isfinite(fraction) ? fmt::format("{:.1f}%", fraction * 100) : "-";
+}
+
+}  // namespace
+
+const char* ToString(VariantStatus status) {
+  switch (status) {
+    case VariantStatus::kOk:
+      return "ok";
+    case VariantStatus::kFailed:
+      return "failed";
+    case VariantStatus::kOtherShard:
+      return "otherShard";
+  }
+  return "?";
+}
+
+std::string SweepRecord::Mode() const {
+  auto it = settings.find("control-plane");
+  return it != settings.end() && it->second == "true" ? "control-plane" : "policy-only";
+}
+
+std::string FormatSweepJson(const SweepRecord& r) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("events");
+  w.String(r.events);
+  w.Key("fingerprint");
+  w.String(r.fingerprint);
+  w.Key("fingerprints");
+  StringMap(w, r.part_fingerprints);
+  w.Key("manifests");
+  StringList(w, r.manifests);
+  w.Key("mergedFrom");
+  StringList(w, r.merged_from);
+  w.Key("overlays");
+  StringList(w, r.overlays);
+  w.Key("schemaVersion");
+  w.Int(kSweepSchemaVersion);
+  w.Key("sets");
+  StringList(w, r.sets);
+  w.Key("settings");
+  StringMap(w, r.settings);
+  w.Key("shard");
+  w.BeginObject();
+  w.Key("count");
+  w.Int(r.shard.count);
+  w.Key("index");
+  w.Int(r.shard.index);
+  w.EndObject();
+  w.Key("variants");
+  w.BeginArray();
+  for (const SweepVariantRecord& v : r.variants) {
+    w.BeginObject();
+    if (v.status == VariantStatus::kFailed) {
+      w.Key("exitCode");
+      w.Int(v.exit_code);
+    }
+    w.Key("id");
+    w.String(v.id);
+    w.Key("index");
+    w.Int(v.index);
+    w.Key("label");
+    w.String(v.label);
+    w.Key("overlay");
+    w.String(v.overlay);
+    w.Key("sets");
+    StringList(w, v.sets);
+    w.Key("status");
+    w.String(ToString(v.status));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take() + "\n";
+}
+
+engine::StatusOr<SweepRecord> ParseSweepJson(std::string_view json, std::string_view name) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(json);
+  simdjson::dom::element doc;
+  if (auto err = parser.parse(padded).get(doc); err != simdjson::SUCCESS) {
+    return engine::InvalidArgument(
+        fmt::format("{}: not valid JSON: {}", name, simdjson::error_message(err)));
+  }
+  Reader r(name);
+  const int64_t schema = r.Int(doc, "schemaVersion", "schemaVersion");
+  if (!r.failed() && schema != kSweepSchemaVersion) {
+    return engine::InvalidArgument(
+        fmt::format("{}: schemaVersion {}: this tally reads version {} (docs/sweep.md)", name,
+                    schema, kSweepSchemaVersion));
+  }
+  SweepRecord rec;
+  rec.events = r.Str(doc, "events", "events");
+  rec.fingerprint = r.Str(doc, "fingerprint", "fingerprint");
+  rec.part_fingerprints = r.StringMap(doc, "fingerprints", "fingerprints");
+  rec.manifests = r.Strings(doc, "manifests", "manifests");
+  rec.merged_from = r.Strings(doc, "mergedFrom", "mergedFrom");
+  rec.overlays = r.Strings(doc, "overlays", "overlays");
+  rec.sets = r.Strings(doc, "sets", "sets");
+  rec.settings = r.StringMap(doc, "settings", "settings");
+  simdjson::dom::element shard = r.Get(doc, "shard", "shard");
+  rec.shard.count = static_cast<int>(r.Int(shard, "count", "shard.count"));
+  rec.shard.index = static_cast<int>(r.Int(shard, "index", "shard.index"));
+  simdjson::dom::array variants;
+  if (!r.failed() && doc["variants"].get_array().get(variants) != simdjson::SUCCESS) {
+    r.Fail("variants", "missing or not an array");
+  }
+  if (!r.failed()) {
+    for (simdjson::dom::element e : variants) {
+      const std::string path = fmt::format("variants[{}]", rec.variants.size());
+      SweepVariantRecord v;
+      v.id = r.Str(e, "id", path + ".id");
+      v.index = static_cast<int>(r.Int(e, "index", path + ".index"));
+      v.label = r.Str(e, "label", path + ".label");
+      v.overlay = r.Str(e, "overlay", path + ".overlay");
+      v.sets = r.Strings(e, "sets", path + ".sets");
+      const std::string status = r.Str(e, "status", path + ".status");
+      if (status == "ok") {
+        v.status = VariantStatus::kOk;
+      } else if (status == "failed") {
+        v.status = VariantStatus::kFailed;
+        v.exit_code = static_cast<int>(r.Int(e, "exitCode", path + ".exitCode"));
+      } else if (status == "otherShard") {
+        v.status = VariantStatus::kOtherShard;
+      } else if (!r.failed()) {
+        r.Fail(path + ".status", fmt::format("unknown status \"{}\"", status));
+      }
+      rec.variants.push_back(std::move(v));
+    }
+  }
+  if (!r.failed()
+      && (rec.shard.count < 1 || rec.shard.index < 0 || rec.shard.index >= rec.shard.count)) {
+    r.Fail("shard", fmt::format("{} is not a slice", rec.shard.ToString()));
+  }
+  if (r.failed()) {
+    return engine::InvalidArgument(r.error());
+  }
+  return rec;
+}
+
+engine::StatusOr<SweepRecord> LoadSweepRecord(const std::string& dir) {
+  const std::filesystem::path path = std::filesystem::path(dir) / "sweep.json";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return engine::NotFound(
+        fmt::format("{}: not a tally sweep output directory (no sweep.json)", dir));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseSweepJson(text.str(), path.string());
+}
+
+engine::StatusOr<SweepRow> LoadSweepRow(const std::string& dir, const SweepVariantRecord& v) {
+  SweepRow row;
+  row.variant = v;
+  if (v.status != VariantStatus::kOk) {
+    return row;
+  }
+  const std::string report =
+      (std::filesystem::path(dir) / "variants" / v.id / "report.json").string();
+  engine::StatusOr<ReportFigures> figures = LoadReportFigures(report);
+  if (!figures.ok()) {
+    return figures.status();
+  }
+  row.figures = std::move(figures).value();
+  engine::StatusOr<double> u = GateMetricValue(row.figures, GateMetric::kUtilisation, "");
+  row.utilisation = u.ok() ? *u : 0.0;
+  return row;
+}
+
+std::string FormatSweepTable(const SweepRecord& r, const std::vector<SweepRow>& rows) {
+  const size_t total = r.variants.size();
+  std::string out;
+  if (r.shard.count == 1) {
+    out = fmt::format("tally sweep: {} variants, trace {}, {}\n", total, r.events, r.Mode());
+  } else {
+    out = fmt::format("tally sweep: slice {} ({} of {} variants), trace {}, {}\n",
+                      r.shard.ToString(), rows.size(), total, r.events, r.Mode());
+  }
+  // A --set variant is shown by its values, in flag order; the flags are listed below.
+  std::vector<std::string> set_names;
+  for (const std::string& spec : r.sets) {
+    engine::StatusOr<SetFlag> f = ParseSetFlag(spec);
+    set_names.push_back(f.ok() ? fmt::format("{}/{}:{}", f->kind, f->name, f->path) : spec);
+  }
+  auto what = [&set_names](const SweepVariantRecord& v) {
+    if (v.sets.empty() || v.sets.size() != set_names.size()) {
+      return v.label;
+    }
+    std::string values;
+    for (size_t i = 0; i < v.sets.size(); ++i) {
+      const std::string prefix = set_names[i] + "=";
+      values += i == 0 ? "" : ", ";
+      values += v.sets[i].starts_with(prefix) ? v.sets[i].substr(prefix.size()) : v.sets[i];
+    }
+    return values;
+  };
+  size_t width = 7;
+  for (const SweepRow& row : rows) {
+    width = std::max(width, row.variant.id.size());
+  }
+  out += fmt::format("{:<{}} {:>10} {:>11} {:>7}  {:>7} {:>7} {:>7} {:>7}  {:>11}  {}\n", "variant",
+                     width, "admissions", "preemptions", "pending", "mean", "p50", "p90", "p99",
+                     "utilisation", "what");
+  for (const SweepRow& row : rows) {
+    if (row.variant.status != VariantStatus::kOk) {
+      out += fmt::format("{:<{}} FAILED (tally replay exit status {})  {}\n", row.variant.id, width,
+                         row.variant.exit_code, what(row.variant));
+      continue;
+    }
+    const ReportFigures& f = row.figures;
+    out += fmt::format("{:<{}} {:>10} {:>11} {:>7}  {:>7} {:>7} {:>7} {:>7}  {:>11}  {}\n",
+                       row.variant.id, width, f.admissions, f.preemptions, f.pending_at_end,
+                       FormatSecondsShort(f.overall.mean), FormatSecondsShort(f.overall.p50),
+                       FormatSecondsShort(f.overall.p90), FormatSecondsShort(f.overall.p99),
+                       Percent(row.utilisation), what(row.variant));
+  }
+  if (!set_names.empty()) {
+    out += "\nset-NNNN values, in this order:\n";
+    for (const std::string& name : set_names) {
+      out += fmt::format("  {}\n", name);
+    }
+  }
+  return out;
+}
+
+std::string FormatSweepTableJson(const SweepRecord& r, const std::vector<SweepRow>& rows) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("events");
+  w.String(r.events);
+  w.Key("mode");
+  w.String(r.Mode());
+  w.Key("shard");
+  w.String(r.shard.ToString());
+  w.Key("variants");
+  w.BeginArray();
+  for (const SweepRow& row : rows) {
+    const SweepVariantRecord& v = row.variant;
+    const ReportFigures& f = row.figures;
+    const bool ok = v.status == VariantStatus::kOk;
+    w.BeginObject();
+    if (ok) {
+      w.Key("admissions");
+      w.Int(f.admissions);
+    } else {
+      w.Key("exitCode");
+      w.Int(v.exit_code);
+    }
+    w.Key("id");
+    w.String(v.id);
+    w.Key("index");
+    w.Int(v.index);
+    w.Key("label");
+    w.String(v.label);
+    w.Key("overlay");
+    w.String(v.overlay);
+    if (ok) {
+      w.Key("pendingAtEnd");
+      w.Int(f.pending_at_end);
+      w.Key("preemptions");
+      w.Int(f.preemptions);
+    }
+    w.Key("sets");
+    StringList(w, v.sets);
+    w.Key("status");
+    w.String(ToString(v.status));
+    if (ok) {
+      w.Key("timeToAdmission");
+      WaitsJson(w, f.overall);
+      w.Key("utilisation");
+      w.RoundedNumber(row.utilisation);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("variantsTotal");
+  w.Int(static_cast<int64_t>(r.variants.size()));
+  w.EndObject();
+  return w.Take() + "\n";
+}
+
+}  // namespace replay
