@@ -2,6 +2,10 @@
 # adding a library, test or benchmark is one call and never a copy of compiler options.
 
 set(TALLY_WARNINGS -Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough)
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  # Locks annotated in engine/base/mutex.h are checked at compile time.
+  list(APPEND TALLY_WARNINGS -Wthread-safety)
+endif()
 if(TALLY_WERROR)
   list(APPEND TALLY_WARNINGS -Werror)
 endif()

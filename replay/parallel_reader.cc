@@ -2,23 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
+#include "replay/parallel_for.h"
 #include "replay/time_parse.h"
 
 namespace replay {
 
-struct ParallelEventReader::Workers {
-  tbb::enumerable_thread_specific<EventLineParser> parsers;
-};
-
 ParallelEventReader::ParallelEventReader(tbb::task_arena& arena, size_t batch_lines)
-    : arena_(arena),
-      batch_lines_(std::max<size_t>(batch_lines, 1)),
-      workers_(std::make_unique<Workers>()) {}
+    : arena_(arena), batch_lines_(std::max<size_t>(batch_lines, 1)) {}
 
 ParallelEventReader::~ParallelEventReader() = default;
 
@@ -36,19 +26,16 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
   timed_.assign(n, 0);
   const std::string& path = reader_.path();
   // Each line is parsed on its own: the result depends on the line only, not on the thread.
-  arena_.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, n, 64), [&](const tbb::blocked_range<size_t>& r) {
-          EventLineParser& parser = workers_->parsers.local();
-          for (size_t i = r.begin(); i != r.end(); ++i) {
-            const LineBatch::Line& l = batch_.lines[i];
-            ParsedLine& p = out[i];
-            bool timed = false;
-            p.result = parser.Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
+  if (parsers_.size() < static_cast<size_t>(arena_.max_concurrency())) {
+    parsers_.resize(static_cast<size_t>(arena_.max_concurrency()));
+  }
+  ParallelFor(arena_, n, 64, [&](size_t slot, size_t i) {
+    const LineBatch::Line& l = batch_.lines[i];
+    ParsedLine& p = out[i];
+    bool timed = false;
+    p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
                                     path, l.number, p.event, p.error, timed);
-            timed_[i] = timed ? 1 : 0;
-          }
-        });
+    timed_[i] = timed ? 1 : 0;
   });
   // In file order: the time of an event must not go backwards (checked against the last event
   // accepted, as EventReader::Next does).

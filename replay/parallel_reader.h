@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,13 +53,12 @@ class ParallelEventReader {
   int64_t bytes_read() const { return reader_.bytes_read(); }
 
  private:
-  struct Workers;
   tbb::task_arena& arena_;
   size_t batch_lines_;
   EventReader reader_;
   LineBatch batch_;
-  std::unique_ptr<Workers> workers_;
-  std::vector<char> timed_;  // per line of the batch: the parse got to the time
+  std::deque<EventLineParser> parsers_;  // one per arena thread slot
+  std::vector<char> timed_;              // per line of the batch: the parse got to the time
   int64_t last_time_ = INT64_MIN;
 };
 

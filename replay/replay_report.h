@@ -124,6 +124,8 @@ struct ReplayReport {
   int64_t pending_at_end = 0;
   int64_t running_at_end = 0;
   int64_t cycles = 0;
+  // Instants whose cycles were cut at 1,000 (a preemption ping-pong at one instant).
+  int64_t cycle_limit_hits = 0;
 
   // --- Time-to-admission ---
   WaitStats wait_overall;

@@ -238,6 +238,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.finished = report_.finished;
   report.deleted = report_.deleted;
   report.cycles = report_.cycles;
+  report.cycle_limit_hits = report_.cycle_limit_hits;
   report.start_time = start_;
   report.end_time = end;
 
@@ -363,6 +364,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.finished += p.finished;
     out.deleted += p.deleted;
     out.cycles += p.cycles;
+    out.cycle_limit_hits += p.cycle_limit_hits;
     out.pending_at_end += p.pending_at_end;
     out.running_at_end += p.running_at_end;
     out.start_time = p.start_time;  // the same in every shard

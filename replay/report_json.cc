@@ -182,6 +182,8 @@ void WriteOutcomes(JsonWriter& w, const ReplayReport& r) {
   w.BeginObject();
   w.Key("admissions");
   w.Int(r.admissions);
+  w.Key("cycleLimitHits");
+  w.Int(r.cycle_limit_hits);
   w.Key("cycles");
   w.Int(r.cycles);
   w.Key("deactivated");

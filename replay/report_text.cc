@@ -269,6 +269,12 @@ void AppendOutcomes(std::string& out, const ReplayReport& r) {
   out +=
       fmt::format("at end: {} pending, {} running; {} finished, {} deleted; {} scheduling cycles\n",
                   r.pending_at_end, r.running_at_end, r.finished, r.deleted, r.cycles);
+  if (r.cycle_limit_hits > 0) {
+    out += fmt::format(
+        "warning: {} instants stopped after 1000 cycles (a preemption ping-pong with instant "
+        "releases; model release latency with --control-plane)\n",
+        r.cycle_limit_hits);
+  }
   const WaitStats& w = r.wait_overall;
   out +=
       fmt::format("time to admission: {} admissions, mean {}, p50 {}, p90 {}, p99 {}, max {}\n",

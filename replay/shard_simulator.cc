@@ -22,6 +22,7 @@ using engine::CqId;
 using engine::TimeMicros;
 using engine::WorkloadId;
 
+constexpr int64_t kMaxCyclesPerInstant = 1000;
 constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
 // Kueue's inadmissible-requeue batch period [inadmissible_workloads.go: requeueBatchPeriod].
 constexpr TimeMicros kInadmissibleBatchDelay = 1'000'000;
@@ -89,6 +90,11 @@ struct ShardSimulator::Impl {
   std::vector<Track> tracks;
   std::set<uint32_t> requeue_scheduled;  // CqIds with a pending inadmissible requeue
   bool cycles_needed = true;
+  // Cycles run at the current instant. A preemption ping-pong (A reclaims from B, B is released
+  // and requeued at once, wins the freed quota back before A, A preempts it again...) could
+  // cycle forever at one instant when releases take no time; Kueue's cycles take real time. So
+  // an instant gets at most kMaxCyclesPerInstant cycles, and the report counts the instants cut.
+  int64_t cycles_at_instant = 0;
   TimeMicros cycle_ready_at = 0;
   std::vector<WorkloadId> previous_heads;
   int64_t not_ready = 0;  // admitted workloads whose pods are not ready (blockAdmission)
@@ -441,6 +447,9 @@ struct ShardSimulator::Impl {
         r.changed || pending_scans || (queues().HasActive() && heads != previous_heads);
     previous_heads = std::move(heads);
     cycles_needed = progressed && !r.entries.empty();
+    if (++cycles_at_instant == kMaxCyclesPerInstant) {
+      stats.OnCycleLimit();  // no more cycles until the clock moves (AdvanceTo)
+    }
     TimeMicros next = now + options.control_plane.cycle_duration;
     if (options.control_plane.max_admissions_per_second > 0 && admitted > 0) {
       next = std::max(next, now
@@ -461,7 +470,10 @@ struct ShardSimulator::Impl {
     while (true) {
       TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
       TimeMicros next_cycle =
-          cycles_needed && CyclesAllowed() ? std::max(cycle_ready_at, now) : kNever;
+          cycles_needed && CyclesAllowed()
+                  && (cycles_at_instant < kMaxCyclesPerInstant || cycle_ready_at > now)
+              ? std::max(cycle_ready_at, now)
+              : kNever;
       if (!timers.empty() && next_timer <= t && next_timer <= next_cycle) {
         Timer timer = timers.top();
         timers.pop();
@@ -757,6 +769,7 @@ struct ShardSimulator::Impl {
 
   void SetNow(TimeMicros t) {
     if (t != now) {
+      cycles_at_instant = 0;
       stats.SampleUntil(t);
       now = t;
     }
@@ -776,23 +789,25 @@ std::string_view ShardLog::Line(size_t i) const {
   return std::string_view(text_).substr(begin, ends_[i] - begin);
 }
 
-void ShardLog::DropFront(size_t n) {
-  if (n == 0) {
-    return;
-  }
+ShardLog ShardLog::TakeBefore(int64_t time) {
+  size_t n =
+      static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), time) - times_.begin());
+  ShardLog taken;
   if (n == ends_.size()) {
-    text_.clear();
-    times_.clear();
-    ends_.clear();
-    return;
+    std::swap(taken, *this);
+    return taken;
   }
-  uint32_t cut = ends_[n - 1];
+  uint32_t cut = n == 0 ? 0 : ends_[n - 1];
+  taken.text_.assign(text_, 0, cut);
+  taken.times_.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
+  taken.ends_.assign(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(n));
   text_.erase(0, cut);
   times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
   ends_.erase(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(n));
   for (uint32_t& e : ends_) {
     e -= cut;
   }
+  return taken;
 }
 
 // --- ShardSimulator ---

@@ -40,8 +40,8 @@ class ShardLog {
   size_t size() const { return ends_.size(); }
   int64_t Time(size_t i) const { return times_[i]; }
   std::string_view Line(size_t i) const;
-  // Drops the first `n` lines (written out by the driver).
-  void DropFront(size_t n);
+  // Moves the lines older than `time` out (they are final: the driver writes them).
+  ShardLog TakeBefore(int64_t time);
 
  private:
   std::string text_;            // lines back to back, without newlines

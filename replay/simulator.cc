@@ -12,12 +12,11 @@
 #include <limits>
 #include <optional>
 
-#include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "replay/parallel_for.h"
 #include "replay/parallel_reader.h"
 #include "replay/replay_stats.h"
 #include "replay/shard_plan.h"
@@ -165,13 +164,8 @@ struct Simulator::Impl {
   // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
   template <typename F>
   void ForEachShard(tbb::task_arena& arena, F&& f) {
-    int n = engine->num_shards();
-    arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<int>(0, n, 1), [&](const tbb::blocked_range<int>& r) {
-        for (int k = r.begin(); k != r.end(); ++k) {
-          engine->With(k, [&](ShardSimulator& s) { f(k, s); });
-        }
-      });
+    ParallelFor(arena, static_cast<size_t>(engine->num_shards()), 1, [&](size_t, size_t k) {
+      engine->With(static_cast<int>(k), [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
     });
   }
 
@@ -181,32 +175,28 @@ struct Simulator::Impl {
     if (log == nullptr) {
       return;
     }
-    struct Pending {
-      TimeMicros time;
-      int shard;
-      size_t index;
-    };
-    std::vector<Pending> pending;
-    std::vector<size_t> flushed(static_cast<size_t>(engine->num_shards()), 0);
+    std::vector<ShardLog> taken;
+    taken.reserve(static_cast<size_t>(engine->num_shards()));
     for (int k = 0; k < engine->num_shards(); ++k) {
-      engine->With(k, [&](ShardSimulator& s) {
-        const ShardLog& lines = s.log();
-        size_t i = 0;
-        for (; i < lines.size() && lines.Time(i) < before; ++i) {
-          pending.push_back({lines.Time(i), k, i});
-        }
-        flushed[static_cast<size_t>(k)] = i;
-      });
+      taken.push_back(
+          engine->With(k, [&](ShardSimulator& s) { return s.log().TakeBefore(before); }));
+    }
+    struct Line {
+      TimeMicros time;
+      uint32_t shard;
+      uint32_t index;
+    };
+    std::vector<Line> order;
+    for (uint32_t k = 0; k < taken.size(); ++k) {
+      for (uint32_t i = 0; i < taken[k].size(); ++i) {
+        order.push_back({taken[k].Time(i), k, i});
+      }
     }
     // Pushed shard by shard, each in order: a stable sort by time gives (time, shard, index).
-    std::stable_sort(pending.begin(), pending.end(),
-                     [](const Pending& a, const Pending& b) { return a.time < b.time; });
-    for (const Pending& p : pending) {
-      engine->With(p.shard, [&](ShardSimulator& s) { log->Write(s.log().Line(p.index)); });
-    }
-    for (int k = 0; k < engine->num_shards(); ++k) {
-      engine->With(k,
-                   [&](ShardSimulator& s) { s.log().DropFront(flushed[static_cast<size_t>(k)]); });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Line& a, const Line& b) { return a.time < b.time; });
+    for (const Line& l : order) {
+      log->Write(taken[l.shard].Line(l.index));
     }
   }
 

@@ -22,15 +22,13 @@
 #include <memory>
 #include <utility>
 
-#include <tbb/blocked_range.h>
 #include <tbb/info.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 #include "engine/base/mutex.h"
 #include "replay/manifest_loader.h"
 #include "replay/manifest_overlay.h"
+#include "replay/parallel_for.h"
 #include "replay/replay_command.h"
 #include "replay/sweep_results.h"
 #include "replay/sweep_variants.h"
@@ -291,19 +289,12 @@ int RunSweep(const SweepOptions& options) {
   const int jobs = options.jobs > 0 ? options.jobs : tbb::info::default_concurrency();
   Progress progress(todo.size());
   tbb::task_arena arena(jobs);
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, todo.size(), 1),
-        [&](const tbb::blocked_range<size_t>& range) {
-          for (size_t i = range.begin(); i != range.end(); ++i) {
-            const auto start = std::chrono::steady_clock::now();
-            const fs::path dir = out / "variants" / todo[i]->id;
-            exit_codes[i] = RunReplay(VariantReplayOptions(options, dir));
-            const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
-            progress.Done(*todo[i], exit_codes[i], wall.count());
-          }
-        },
-        tbb::simple_partitioner());
+  ParallelFor(arena, todo.size(), 1, [&](size_t, size_t i) {
+    const auto start = std::chrono::steady_clock::now();
+    const fs::path dir = out / "variants" / todo[i]->id;
+    exit_codes[i] = RunReplay(VariantReplayOptions(options, dir));
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+    progress.Done(*todo[i], exit_codes[i], wall.count());
   });
 
   // 4. sweep.json and the table.

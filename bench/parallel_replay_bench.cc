@@ -1,0 +1,199 @@
+// The parallel replay's own costs (docs/replay.md, "Parallel replay"), on a synthetic trace of
+// 100,000 workloads over 20 independent Cohort trees generated once into the temporary directory:
+//  - BM_ReadSequential: EventReader::Next, one thread, every line fully parsed (the replay's
+//    reader before this change);
+//  - BM_ReadParallel/T: ParallelEventReader with T threads over the same file;
+//  - BM_ApplyLockPerEvent vs BM_ApplyOneLock: the same events applied to one shard through
+//    ShardedEngine::Apply (the shard's lock taken per event) and under one lock for all of them:
+//    the lock's cost on the single-thread path, per event.
+// Whole-replay speedups (1 vs 2 threads, a million workloads) are in scripts/bench-replay.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
+
+#include "replay/event_reader.h"
+#include "replay/manifest_loader.h"
+#include "replay/parallel_reader.h"
+#include "replay/shard_plan.h"
+#include "replay/sharded_engine.h"
+#include "replay/simulator.h"
+#include "replay/synthetic_generator.h"
+
+namespace replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Trace {
+  fs::path dir;
+  fs::path events;
+  LoadResult manifests;
+  int64_t bytes = 0;
+  int64_t events_count = 0;
+};
+
+const Trace& SharedTrace() {
+  static const Trace trace = [] {
+    Trace t;
+    t.dir = fs::temp_directory_path() / fmt::format("tally-parallel-bench-{}", ::getpid());
+    fs::create_directories(t.dir);
+    t.events = t.dir / "events.jsonl";
+    SyntheticOptions o;
+    o.workloads = 100'000;
+    o.cluster_queues = 200;
+    o.trees = 20;
+    o.cohort_depth = 3;
+    o.flavors = 3;
+    o.resources = 4;
+    o.mean_interarrival_seconds = 3;
+    std::string manifests;
+    std::FILE* out = std::fopen(t.events.c_str(), "wb");
+    SyntheticSummary s = GenerateSynthetic(o, &manifests, [&](std::string_view chunk) {
+      std::fwrite(chunk.data(), 1, chunk.size(), out);
+    });
+    std::fclose(out);
+    t.bytes = s.event_bytes;
+    t.events_count = s.workloads;
+    t.manifests = LoadManifestString(manifests, "manifests.yaml");
+    std::atexit([] { fs::remove_all(SharedTrace().dir); });
+    return t;
+  }();
+  return trace;
+}
+
+void SetThroughput(benchmark::State& state, const Trace& t) {
+  state.SetBytesProcessed(state.iterations() * t.bytes);
+  state.SetItemsProcessed(state.iterations() * t.events_count);
+}
+
+void BM_ReadSequential(benchmark::State& state) {
+  const Trace& t = SharedTrace();
+  for (auto _ : state) {
+    EventReader reader;
+    if (!reader.Open(t.events.string()).ok()) {
+      state.SkipWithError("cannot open the trace");
+      return;
+    }
+    TraceEvent event;
+    EventError error;
+    int64_t events = 0;
+    while (reader.Next(event, error) == ReadResult::kEvent) {
+      ++events;
+    }
+    benchmark::DoNotOptimize(events);
+  }
+  SetThroughput(state, t);
+}
+BENCHMARK(BM_ReadSequential)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReadParallel(benchmark::State& state) {
+  const Trace& t = SharedTrace();
+  tbb::task_arena arena(static_cast<int>(state.range(0)));
+  std::vector<ParsedLine> lines;
+  for (auto _ : state) {
+    ParallelEventReader reader(arena);
+    if (!reader.Open(t.events.string()).ok()) {
+      state.SkipWithError("cannot open the trace");
+      return;
+    }
+    int64_t events = 0;
+    while (reader.NextBatch(lines)) {
+      events += static_cast<int64_t>(lines.size());
+    }
+    benchmark::DoNotOptimize(events);
+  }
+  SetThroughput(state, t);
+}
+BENCHMARK(BM_ReadParallel)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The events of the shard that receives most of them, and the plan that routes them.
+struct ShardEvents {
+  ShardPlan plan;
+  int shard = 0;
+  std::vector<TraceEvent> events;
+};
+
+const ShardEvents& BusiestShardEvents() {
+  static const ShardEvents shard_events = [] {
+    const Trace& t = SharedTrace();
+    ShardPlanner planner;
+    planner.AddManifests(t.manifests.spec);
+    std::vector<TraceEvent> all;
+    EventReader reader;
+    (void)reader.Open(t.events.string());
+    TraceEvent event;
+    EventError error;
+    while (reader.Next(event, error) == ReadResult::kEvent) {
+      planner.AddEvent(event);
+      all.push_back(event);
+    }
+    ShardEvents s;
+    s.plan = planner.Build(false);
+    std::vector<int> counts(static_cast<size_t>(s.plan.num_shards()), 0);
+    for (const TraceEvent& e : all) {
+      ++counts[static_cast<size_t>(s.plan.Route(e))];
+    }
+    s.shard = static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+    for (TraceEvent& e : all) {
+      if (s.plan.Route(e) == s.shard) {
+        s.events.push_back(std::move(e));
+      }
+    }
+    return s;
+  }();
+  return shard_events;
+}
+
+SimulatorOptions BenchOptions() {
+  SimulatorOptions o;
+  o.scheduler = ReplaySchedulerOptions(o.scheduler);
+  o.timings = false;
+  return o;
+}
+
+template <bool kLockPerEvent>
+void ApplyShardEvents(benchmark::State& state) {
+  const Trace& t = SharedTrace();
+  const ShardEvents& s = BusiestShardEvents();
+  for (auto _ : state) {
+    state.PauseTiming();
+    ShardedEngine engine(t.manifests, s.plan, BenchOptions(), /*log_decisions=*/true);
+    std::vector<TraceEvent> events = s.events;  // applying consumes the objects
+    engine.With(s.shard, [&](ShardSimulator& sim) { sim.Start(events.front().time); });
+    state.ResumeTiming();
+    EventError error;
+    if constexpr (kLockPerEvent) {
+      for (TraceEvent& e : events) {
+        benchmark::DoNotOptimize(engine.Apply(s.shard, e, error));
+      }
+    } else {
+      engine.With(s.shard, [&](ShardSimulator& sim) {
+        for (TraceEvent& e : events) {
+          benchmark::DoNotOptimize(sim.Apply(e, error));
+        }
+      });
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(s.events.size()));
+}
+
+void BM_ApplyLockPerEvent(benchmark::State& state) {
+  ApplyShardEvents<true>(state);
+}
+void BM_ApplyOneLock(benchmark::State& state) {
+  ApplyShardEvents<false>(state);
+}
+BENCHMARK(BM_ApplyLockPerEvent)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ApplyOneLock)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace replay
