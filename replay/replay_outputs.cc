@@ -21,6 +21,7 @@
 
 #include <simdjson.h>
 
+#include "replay/json_field_reader.h"
 #include "replay/time_parse.h"
 
 namespace replay {
@@ -28,74 +29,7 @@ namespace {
 
 constexpr size_t kBlockSize = size_t{4} << 20;  // decisions.jsonl read size
 
-// Field access with the first error kept: "report.json: outcomes.admissions: missing".
-class DomReader {
- public:
-  explicit DomReader(std::string_view name) : name_(name) {}
-
-  simdjson::dom::element Get(simdjson::dom::element parent, std::string_view key,
-                             std::string_view path) {
-    simdjson::dom::element e;
-    if (parent[key].get(e) != simdjson::SUCCESS) {
-      Fail(path, "missing");
-    }
-    return e;
-  }
-  int64_t Int(simdjson::dom::element parent, std::string_view key, std::string_view path) {
-    int64_t v = 0;
-    if (!failed() && parent[key].get_int64().get(v) != simdjson::SUCCESS) {
-      Fail(path, "missing or not an integer");
-    }
-    return v;
-  }
-  // null (a non-finite figure) reads as NaN.
-  double Num(simdjson::dom::element parent, std::string_view key, std::string_view path) {
-    if (failed()) {
-      return 0;
-    }
-    simdjson::dom::element e;
-    if (parent[key].get(e) != simdjson::SUCCESS) {
-      Fail(path, "missing");
-      return 0;
-    }
-    if (e.is_null()) {
-      return std::numeric_limits<double>::quiet_NaN();
-    }
-    double v = 0;
-    if (e.get_double().get(v) != simdjson::SUCCESS) {
-      Fail(path, "not a number");
-    }
-    return v;
-  }
-  std::string Str(simdjson::dom::element parent, std::string_view key, std::string_view path) {
-    std::string_view v;
-    if (!failed() && parent[key].get_string().get(v) != simdjson::SUCCESS) {
-      Fail(path, "missing or not a string");
-    }
-    return std::string(v);
-  }
-  simdjson::dom::array Array(simdjson::dom::element parent, std::string_view key,
-                             std::string_view path) {
-    simdjson::dom::array a;
-    if (!failed() && parent[key].get_array().get(a) != simdjson::SUCCESS) {
-      Fail(path, "missing or not an array");
-    }
-    return a;
-  }
-  void Fail(std::string_view path, std::string_view what) {
-    if (error_.empty()) {
-      error_ = fmt::format("{}: {}: {}", name_, path, what);
-    }
-  }
-  bool failed() const { return !error_.empty(); }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string name_;
-  std::string error_;
-};
-
-WaitFigures ReadWaits(DomReader& r, simdjson::dom::element e, std::string_view path) {
+WaitFigures ReadWaits(JsonFieldReader& r, simdjson::dom::element e, std::string_view path) {
   WaitFigures w;
   w.count = r.Int(e, "count", fmt::format("{}.count", path));
   w.max = r.Num(e, "max", fmt::format("{}.max", path));
@@ -106,7 +40,7 @@ WaitFigures ReadWaits(DomReader& r, simdjson::dom::element e, std::string_view p
   return w;
 }
 
-std::vector<NamedWaitFigures> ReadNamedWaits(DomReader& r, simdjson::dom::element tta,
+std::vector<NamedWaitFigures> ReadNamedWaits(JsonFieldReader& r, simdjson::dom::element tta,
                                              std::string_view key) {
   std::vector<NamedWaitFigures> out;
   const std::string path = fmt::format("timeToAdmission.{}", key);
@@ -133,7 +67,7 @@ engine::StatusOr<ReportFigures> ParseReportFigures(std::string_view json, std::s
     return engine::InvalidArgument(
         fmt::format("{}: not valid JSON: {}", name, simdjson::error_message(err)));
   }
-  DomReader r(name);
+  JsonFieldReader r(name);
   ReportFigures f;
   int64_t schema = r.Int(doc, "schemaVersion", "schemaVersion");
   if (!r.failed() && schema != 1) {

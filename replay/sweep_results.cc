@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include "replay/gate_command.h"
+#include "replay/json_field_reader.h"
 #include "replay/json_writer.h"
 #include "replay/report_writers.h"
 
@@ -37,82 +38,6 @@ void StringMap(JsonWriter& w, const std::map<std::string, std::string>& items) {
   }
   w.EndObject();
 }
-
-// Reads with the first error kept: "sweep.json: variants[2].id: missing or not a string".
-class Reader {
- public:
-  explicit Reader(std::string_view name) : name_(name) {}
-
-  simdjson::dom::element Get(simdjson::dom::element parent, std::string_view key,
-                             std::string_view path) {
-    simdjson::dom::element e;
-    if (!failed() && parent[key].get(e) != simdjson::SUCCESS) {
-      Fail(path, "missing");
-    }
-    return e;
-  }
-  int64_t Int(simdjson::dom::element parent, std::string_view key, std::string_view path) {
-    int64_t v = 0;
-    if (!failed() && parent[key].get_int64().get(v) != simdjson::SUCCESS) {
-      Fail(path, "missing or not an integer");
-    }
-    return v;
-  }
-  std::string Str(simdjson::dom::element parent, std::string_view key, std::string_view path) {
-    std::string_view v;
-    if (!failed() && parent[key].get_string().get(v) != simdjson::SUCCESS) {
-      Fail(path, "missing or not a string");
-    }
-    return std::string(v);
-  }
-  std::vector<std::string> Strings(simdjson::dom::element parent, std::string_view key,
-                                   std::string_view path) {
-    std::vector<std::string> out;
-    simdjson::dom::array a;
-    if (failed() || parent[key].get_array().get(a) != simdjson::SUCCESS) {
-      Fail(path, "missing or not an array");
-      return out;
-    }
-    for (simdjson::dom::element e : a) {
-      std::string_view v;
-      if (e.get_string().get(v) != simdjson::SUCCESS) {
-        Fail(path, "not an array of strings");
-        return out;
-      }
-      out.emplace_back(v);
-    }
-    return out;
-  }
-  std::map<std::string, std::string> StringMap(simdjson::dom::element parent, std::string_view key,
-                                               std::string_view path) {
-    std::map<std::string, std::string> out;
-    simdjson::dom::object o;
-    if (failed() || parent[key].get_object().get(o) != simdjson::SUCCESS) {
-      Fail(path, "missing or not an object");
-      return out;
-    }
-    for (auto field : o) {
-      std::string_view v;
-      if (field.value.get_string().get(v) != simdjson::SUCCESS) {
-        Fail(path, "not an object of strings");
-        return out;
-      }
-      out.emplace(std::string(field.key), std::string(v));
-    }
-    return out;
-  }
-  void Fail(std::string_view path, std::string_view what) {
-    if (error_.empty()) {
-      error_ = fmt::format("{}: {}: {}", name_, path, what);
-    }
-  }
-  bool failed() const { return !error_.empty(); }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string name_;
-  std::string error_;
-};
 
 void WaitsJson(JsonWriter& w, const WaitFigures& f) {
   w.BeginObject();
@@ -217,7 +142,7 @@ engine::StatusOr<SweepRecord> ParseSweepJson(std::string_view json, std::string_
     return engine::InvalidArgument(
         fmt::format("{}: not valid JSON: {}", name, simdjson::error_message(err)));
   }
-  Reader r(name);
+  JsonFieldReader r(name);
   const int64_t schema = r.Int(doc, "schemaVersion", "schemaVersion");
   if (!r.failed() && schema != kSweepSchemaVersion) {
     return engine::InvalidArgument(
