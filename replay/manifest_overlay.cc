@@ -10,6 +10,8 @@
 #include <sstream>
 #include <utility>
 
+#include "replay/manifest_context.h"
+
 #include <yaml-cpp/yaml.h>
 
 namespace replay {
@@ -25,22 +27,6 @@ namespace {
 // yaml-cpp trap: assigning one Node variable to another rebinds the *tree* node it refers to.
 // Walks here only rebind variables with reset(), and subscript maps and lists only after checking
 // their type (a non-const operator[] turns a list or null into a map).
-
-const char* Shape(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Scalar:
-      return "a scalar";
-    case YAML::NodeType::Null:
-      return "null";
-    case YAML::NodeType::Undefined:
-      return "nothing";
-  }
-  return "?";
-}
 
 // The value of `key` in `map` without inserting it; when missing, an undefined node that is still
 // valid (yaml-cpp's own "zombie" node throws from Type(), reset() and assignment).
@@ -85,7 +71,7 @@ engine::StatusOr<YAML::Node> ParseScalar(const std::string& text) {
   }
   if (!node.IsScalar() && !node.IsNull()) {
     return engine::InvalidArgument(
-        fmt::format("value {} is {}, not a YAML scalar", text, Shape(node)));
+        fmt::format("value {} is {}, not a YAML scalar", text, internal::ShapeName(node)));
   }
   return node;
 }
@@ -506,8 +492,8 @@ engine::Status Manifests::Set(const FieldAssignment& a) {
     YAML::Node next;
     if (step.is_index) {
       if (!cur.IsSequence()) {
-        return engine::InvalidArgument(
-            fmt::format("{}: {} is {}, not a list", PathText(a.steps, k + 1), here, Shape(cur)));
+        return engine::InvalidArgument(fmt::format(
+            "{}: {} is {}, not a list", PathText(a.steps, k + 1), here, internal::ShapeName(cur)));
       }
       if (step.index >= cur.size()) {
         return engine::NotFound(fmt::format(
@@ -525,8 +511,8 @@ engine::Status Manifests::Set(const FieldAssignment& a) {
         cur = YAML::Node(YAML::NodeType::Map);  // rebinds the tree node: `spec:` -> `spec: {}`
       }
       if (!cur.IsMap()) {
-        return engine::InvalidArgument(
-            fmt::format("{}: {} is {}, not a map", PathText(a.steps, k + 1), here, Shape(cur)));
+        return engine::InvalidArgument(fmt::format(
+            "{}: {} is {}, not a map", PathText(a.steps, k + 1), here, internal::ShapeName(cur)));
       }
       if (last) {
         cur[step.key] = value.value();
@@ -547,8 +533,9 @@ engine::Status Manifests::ApplyOverlay(const Manifests& overlay) {
   for (const Document& d : overlay.docs_) {
     const std::string where = fmt::format("{}:{}", d.file, d.node.Mark().line + 1);
     if (!d.node.IsMap()) {
-      return engine::InvalidArgument(fmt::format(
-          "{}: an overlay document is one object (a map), found {}", where, Shape(d.node)));
+      return engine::InvalidArgument(
+          fmt::format("{}: an overlay document is one object (a map), found {}", where,
+                      internal::ShapeName(d.node)));
     }
     const std::string kind = ScalarOr(Lookup(d.node, "kind"), "");
     const YAML::Node metadata = Lookup(d.node, "metadata");

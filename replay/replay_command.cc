@@ -10,6 +10,7 @@
 #include "replay/decision_output.h"
 #include "replay/report_writers.h"
 #include "replay/simulator.h"
+#include "replay/text_file.h"
 #include "replay/time_parse.h"
 
 namespace replay {
@@ -23,20 +24,6 @@ bool ParseDurationFlag(const char* flag, const std::string& text, int64_t& out) 
   }
   out = *d;
   return true;
-}
-
-bool WriteFile(const std::filesystem::path& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) {
-    std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
-    return false;
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) {
-    std::fprintf(stderr, "error: writing %s failed\n", path.c_str());
-  }
-  return ok;
 }
 
 }  // namespace
@@ -111,9 +98,9 @@ int RunReplay(const ReplayOptions& options) {
     completed = *run;
   }
   std::fclose(decisions);
-  bool written = WriteFile(out / "report.json", FormatReportJson(report))
-                 && WriteFile(out / "report.html", FormatReportHtml(report))
-                 && WriteFile(out / "metrics.prom", FormatPrometheus(report));
+  bool written = WriteTextFile(out / "report.json", FormatReportJson(report))
+                 && WriteTextFile(out / "report.html", FormatReportHtml(report))
+                 && WriteTextFile(out / "metrics.prom", FormatPrometheus(report));
   if (!options.quiet) {
     std::fputs(FormatSummaryText(report).c_str(), stdout);
     std::fprintf(stderr, "wrote %s/{decisions.jsonl,report.json,report.html,metrics.prom}\n",

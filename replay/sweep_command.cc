@@ -32,26 +32,13 @@
 #include "replay/replay_command.h"
 #include "replay/sweep_results.h"
 #include "replay/sweep_variants.h"
+#include "replay/text_file.h"
 #include "replay/time_parse.h"
 
 namespace replay {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool WriteText(const fs::path& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) {
-    std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
-    return false;
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) {
-    std::fprintf(stderr, "error: writing %s failed\n", path.c_str());
-  }
-  return ok;
-}
 
 // The replay model flags as given: recorded in sweep.json and fingerprinted.
 std::map<std::string, std::string> Settings(const SweepOptions& o) {
@@ -223,7 +210,7 @@ int RunSweep(const SweepOptions& options) {
       std::fprintf(stderr, "error: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
       return 1;
     }
-    if (!WriteText(dir / "manifests.yaml", texts[i])) {
+    if (!WriteTextFile(dir / "manifests.yaml", texts[i])) {
       return 1;
     }
   }
@@ -317,7 +304,7 @@ int RunSweep(const SweepOptions& options) {
     }
     record.variants.push_back(std::move(r));
   }
-  if (!WriteText(out / "sweep.json", FormatSweepJson(record))) {
+  if (!WriteTextFile(out / "sweep.json", FormatSweepJson(record))) {
     return 1;
   }
   std::vector<SweepRow> rows;
