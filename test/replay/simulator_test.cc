@@ -505,5 +505,20 @@ TEST_F(SimulatorTest, SameInputGivesByteIdenticalDecisionsAndReports) {
   EXPECT_EQ(a.report.finished, 60);
 }
 
+// A reclaiming preemptor and its victim trading the same quota back and forth at one instant
+// (test/scenarios/replay/pingpong/README.md): without the limit of cycles per instant the replay
+// never leaves that instant.
+TEST_F(SimulatorTest, PreemptionPingPongAtOneInstantIsCut) {
+  const std::string dir = "test/scenarios/replay/pingpong/";
+  Outcome o = ReplayFiles(dir + "manifests.yaml", dir + "events.jsonl.gz", {});
+  EXPECT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_read, 564);
+  EXPECT_EQ(o.report.events_applied, 564);
+  EXPECT_GT(o.report.cycle_limit_hits, 0);
+  // Every instant cut ran its 1,000 cycles, no more.
+  EXPECT_LE(o.report.cycles, o.report.cycle_limit_hits * 1000 + 100000);
+  EXPECT_EQ(o.report.pending_at_end, 0);
+}
+
 }  // namespace
 }  // namespace replay
