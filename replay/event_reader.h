@@ -85,6 +85,8 @@ class EventLineParser {
   ~EventLineParser();
   EventLineParser(const EventLineParser&) = delete;
   EventLineParser& operator=(const EventLineParser&) = delete;
+  EventLineParser(EventLineParser&&) = delete;
+  EventLineParser& operator=(EventLineParser&&) = delete;
 
   // Parses `size` bytes at `data`; `capacity` >= size + simdjson::SIMDJSON_PADDING bytes must be
   // readable there. On kError, `error` names the field but not the file or line (the caller's).
@@ -130,6 +132,8 @@ class EventReader {
   ~EventReader();
   EventReader(const EventReader&) = delete;
   EventReader& operator=(const EventReader&) = delete;
+  EventReader(EventReader&&) = delete;
+  EventReader& operator=(EventReader&&) = delete;
 
   // Opens `path` ("-" reads standard input). Errors: the file cannot be opened, or its header
   // names an unknown format or version (a fatal error: nothing can be read).

@@ -42,7 +42,7 @@ YAML::Node Lookup(const YAML::Node& map, const std::string& key) {
   return value;
 }
 
-std::string ScalarOr(const YAML::Node& node, std::string fallback) {
+std::string ScalarOr(const YAML::Node& node, const std::string& fallback) {
   return node.IsDefined() && node.IsScalar() ? node.Scalar() : fallback;
 }
 
@@ -82,7 +82,7 @@ std::vector<std::string> SplitValues(std::string_view text) {
   char quote = 0;
   for (char c : text) {
     if (quote != 0) {
-      quote = c == quote ? 0 : quote;
+      quote = c == quote ? '\0' : quote;
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == ',') {
@@ -550,7 +550,7 @@ engine::Status Manifests::ApplyOverlay(const Manifests& overlay) {
           "{}: {}: an overlay document is one object; write one document per object", where, kind));
     }
     engine::StatusOr<ObjectRef> target =
-        FindObject(docs_, kind, name_space.empty() ? name : name_space + "/" + name);
+        FindObject(docs_, kind, name_space.empty() ? name : fmt::format("{}/{}", name_space, name));
     if (!target.ok()) {
       return engine::InvalidArgument(
           fmt::format("{}: {} (an overlay edits objects, it does not add them)", where,

@@ -106,9 +106,9 @@ struct ShardSimulator::Impl {
 
   // --- Helpers ---
 
-  engine::WorkloadStore& store() { return *state.store; }
-  engine::QueueManager& queues() { return *state.queues; }
-  engine::Cluster& cluster() { return *state.cluster; }
+  engine::WorkloadStore& store() const { return *state.store; }
+  engine::QueueManager& queues() const { return *state.queues; }
+  engine::Cluster& cluster() const { return *state.cluster; }
 
   Track& TrackOf(WorkloadId id) {
     if (engine::Index(id) >= tracks.size()) {
@@ -460,7 +460,7 @@ struct ShardSimulator::Impl {
     cycle_ready_at = next;
   }
 
-  bool CyclesAllowed() {
+  bool CyclesAllowed() const {
     return !cluster().configuration().wait_for_pods_ready.block_admission || not_ready == 0;
   }
 
@@ -786,7 +786,8 @@ void ShardLog::Write(int64_t time, std::string_view line) {
 
 std::string_view ShardLog::Line(size_t i) const {
   size_t begin = i == 0 ? 0 : ends_[i - 1];
-  return std::string_view(text_).substr(begin, ends_[i] - begin);
+  const std::string_view text = text_;
+  return text.substr(begin, ends_[i] - begin);
 }
 
 ShardLog ShardLog::TakeBefore(int64_t time) {

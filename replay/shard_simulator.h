@@ -57,6 +57,8 @@ class ShardSimulator {
   ~ShardSimulator();
   ShardSimulator(const ShardSimulator&) = delete;
   ShardSimulator& operator=(const ShardSimulator&) = delete;
+  ShardSimulator(ShardSimulator&&) = delete;
+  ShardSimulator& operator=(ShardSimulator&&) = delete;
 
   // Starts the clock at `t` (the first event of the trace) and adopts the manifests' workloads.
   void Start(int64_t t);

@@ -62,6 +62,8 @@ class DecisionLog {
   ~DecisionLog() { Flush(); }
   DecisionLog(const DecisionLog&) = delete;
   DecisionLog& operator=(const DecisionLog&) = delete;
+  DecisionLog(DecisionLog&&) = delete;
+  DecisionLog& operator=(DecisionLog&&) = delete;
 
   void Write(std::string_view line);  // without newline
   void Flush();
@@ -86,6 +88,8 @@ class Simulator {
   ~Simulator();
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
+  Simulator(Simulator&&) = delete;
+  Simulator& operator=(Simulator&&) = delete;
 
   // Replays every event of the trace at `events_path` ("-": standard input, spooled to a
   // temporary file since it is read twice) and then everything that follows (until `until` or

@@ -34,8 +34,11 @@ namespace engine {
 class TALLY_CAPABILITY("mutex") Mutex {
  public:
   Mutex() = default;
+  ~Mutex() = default;
   Mutex(const Mutex&) = delete;
   Mutex& operator=(const Mutex&) = delete;
+  Mutex(Mutex&&) = delete;
+  Mutex& operator=(Mutex&&) = delete;
 
   void Lock() TALLY_ACQUIRE() { mu_.lock(); }
   void Unlock() TALLY_RELEASE() { mu_.unlock(); }
@@ -50,6 +53,8 @@ class TALLY_SCOPED_CAPABILITY MutexLock {
   ~MutexLock() TALLY_RELEASE() { mu_.Unlock(); }
   MutexLock(const MutexLock&) = delete;
   MutexLock& operator=(const MutexLock&) = delete;
+  MutexLock(MutexLock&&) = delete;
+  MutexLock& operator=(MutexLock&&) = delete;
 
  private:
   Mutex& mu_;
