@@ -330,8 +330,10 @@ class Loader {
   std::map<std::string, size_t> file_order_;
 };
 
-// Directories expand to their *.yaml / *.yml files, recursively, sorted.
-std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths, Loader& loader) {
+}  // namespace
+
+std::vector<std::string> ExpandManifestPaths(const std::vector<std::string>& paths,
+                                             std::vector<UnlistedDirectory>& unlisted) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -348,15 +350,13 @@ std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths, Load
       }
     }
     if (ec) {
-      loader.AddFileError(path, 0, fmt::format("cannot list directory: {}", ec.message()));
+      unlisted.push_back({path, ec.message()});
     }
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
   return files;
 }
-
-}  // namespace
 
 std::string LoadError::ToString() const {
   std::string out = file.empty() ? "<input>" : file;
@@ -386,7 +386,12 @@ std::string LoadError::ToString() const {
 LoadResult LoadManifestFiles(const std::vector<std::string>& paths) {
   LoadResult result;
   Loader loader(result);
-  for (const std::string& file : ExpandPaths(paths, loader)) {
+  std::vector<UnlistedDirectory> unlisted;
+  std::vector<std::string> files = ExpandManifestPaths(paths, unlisted);
+  for (const UnlistedDirectory& u : unlisted) {
+    loader.AddFileError(u.path, 0, fmt::format("cannot list directory: {}", u.reason));
+  }
+  for (const std::string& file : files) {
     loader.LoadFile(file);
   }
   loader.Finish();

@@ -63,6 +63,17 @@ struct LoadResult {
   bool ok() const { return errors.empty(); }
 };
 
+// A directory ExpandManifestPaths could not list, and why.
+struct UnlistedDirectory {
+  std::string path;
+  std::string reason;
+};
+
+// Directories expand to the *.yaml / *.yml files under them (recursively, sorted by path); other
+// paths stay as given, in order. Directories that cannot be listed go to `unlisted`.
+std::vector<std::string> ExpandManifestPaths(const std::vector<std::string>& paths,
+                                             std::vector<UnlistedDirectory>& unlisted);
+
 // Loads every path in order; a directory is expanded to the *.yaml / *.yml files under it
 // (recursively, sorted by path). Objects from all files go into one spec, validated once.
 LoadResult LoadManifestFiles(const std::vector<std::string>& paths);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "replay/manifest_context.h"
+#include "replay/manifest_loader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -367,27 +368,11 @@ engine::StatusOr<Manifests> Manifests::Parse(std::string_view yaml, std::string_
 }
 
 engine::StatusOr<Manifests> Manifests::Load(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) {
-      files.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
-         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-      const std::filesystem::path& p = it->path();
-      if (it->is_regular_file(ec) && (p.extension() == ".yaml" || p.extension() == ".yml")) {
-        found.push_back(p.string());
-      }
-    }
-    if (ec) {
-      return engine::InvalidArgument(
-          fmt::format("{}: cannot list directory: {}", path, ec.message()));
-    }
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
+  std::vector<UnlistedDirectory> unlisted;
+  std::vector<std::string> files = ExpandManifestPaths(paths, unlisted);
+  if (!unlisted.empty()) {
+    return engine::InvalidArgument(fmt::format("{}: cannot list directory: {}",
+                                               unlisted.front().path, unlisted.front().reason));
   }
   Manifests all;
   for (const std::string& file : files) {
