@@ -1,6 +1,7 @@
 // Google Benchmark: one full Kueue scheduling cycle (issue: 1,000 ClusterQueues in a 5-level cohort
-// tree, 8 flavors x 4 resources, 10,000 pending workloads), and the nomination of single entries
-// with their latency distribution (p50 / p99 as counters).
+// tree, 8 flavors x 4 resources, 10,000 pending workloads), the nomination of single entries
+// with their latency distribution (p50 / p99 as counters), and cycles of k heads nominated
+// sequentially or in parallel (where parallel nomination starts to pay).
 //
 //   build/release/bench/scheduler_bench --benchmark_format=json
 #include <fmt/format.h>
@@ -11,12 +12,14 @@
 #include <random>
 
 #include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
 
 #include "engine/cluster.h"
 #include "engine/cluster_spec.h"
 #include "engine/queue_manager.h"
 #include "engine/scheduler.h"
 #include "engine/workload_store.h"
+#include "replay/parallel_for.h"
 
 namespace {
 
@@ -106,15 +109,18 @@ engine::ClusterSpec MakeCluster(int pending_per_cq, uint64_t seed) {
 }
 
 struct Engine {
-  explicit Engine(const engine::ClusterSpec& spec)
+  // Queues the workloads of the first `active_cqs` ClusterQueues (all by default): a cycle then
+  // has at most that many heads.
+  explicit Engine(const engine::ClusterSpec& spec, size_t active_cqs = SIZE_MAX)
       : store(cluster), queues(cluster, store), scheduler(cluster, store, queues) {
     cluster.Apply(spec);
     for (const engine::WorkloadSpec& w : spec.workloads) {
       ids.push_back(*store.Add(w));
     }
     cluster.Refresh();
-    for (engine::WorkloadId id : ids) {
-      queues.Push(id);
+    const size_t per_cq = spec.workloads.size() / spec.cluster_queues.size();
+    for (size_t i = 0; i < ids.size() && i / per_cq < active_cqs; ++i) {
+      queues.Push(ids[i]);
     }
   }
   engine::Cluster cluster;
@@ -187,5 +193,39 @@ void BM_Scheduler_Nominate_1000Cq(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Scheduler_Nominate_1000Cq)->MinTime(1.0);
+
+// One cycle (the 4th) with range(0) heads, nominated sequentially (range(1) == 1) or on a 2-thread
+// arena (range(1) == 2). Shows from how many heads parallel nomination pays on this machine
+// (engine::Scheduler::kDefaultMinParallelHeads).
+void BM_Scheduler_CycleHeads(benchmark::State& state) {
+  const auto heads = static_cast<size_t>(state.range(0));
+  const auto threads = static_cast<int>(state.range(1));
+  tbb::task_arena arena(threads);
+  replay::ArenaLoop loop(arena);
+  int64_t entries = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto e = std::make_unique<Engine>(Spec(), heads);
+    e->scheduler.SetParallelLoop(threads > 1 ? &loop : nullptr, 1);
+    for (int warm = 0; warm < 3; ++warm) {
+      e->scheduler.RunCycle(0);
+    }
+    state.ResumeTiming();
+    engine::CycleResult r = e->scheduler.RunCycle(0);
+    benchmark::DoNotOptimize(r);
+    entries += static_cast<int64_t>(r.entries.size());
+    state.PauseTiming();
+    e.reset();
+    state.ResumeTiming();
+  }
+  state.counters["entries_per_cycle"] =
+      benchmark::Counter(static_cast<double>(entries) / static_cast<double>(state.iterations()));
+}
+BENCHMARK(BM_Scheduler_CycleHeads)
+    ->ArgsProduct({{2, 8, 32, 128, 1000}, {1, 2}})
+    ->Unit(benchmark::kMicrosecond)
+    ->Iterations(30)  // each iteration rebuilds the 10,000-workload state (untimed)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 
 }  // namespace

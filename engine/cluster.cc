@@ -270,6 +270,22 @@ void Cluster::UpsertPriorityClass(const PriorityClassSpec& spec) {
   priority_classes_.push_back(spec);
 }
 
+void Cluster::RefreshFlavorMissing() const {
+  if (!flavor_missing_dirty_) {
+    return;
+  }
+  flavor_missing_.assign(cq_state_.size(), 0);
+  for (size_t i = 0; i < cq_state_.size(); ++i) {
+    for (FrSlot slot : declared_slots_[Index(cq_state_[i].node)]) {
+      if (!FlavorExists(SlotKey(slot).flavor)) {
+        flavor_missing_[i] = 1;
+        break;
+      }
+    }
+  }
+  flavor_missing_dirty_ = false;
+}
+
 InactiveReason Cluster::Inactive(CqId cq) const {
   const CqState& state = cq_state_[Index(cq)];
   TALLY_CHECK(state.spec.has_value());
@@ -288,18 +304,7 @@ InactiveReason Cluster::Inactive(CqId cq) const {
       return InactiveReason::kAdmissionCheckInactive;
     }
   }
-  if (flavor_missing_dirty_) {
-    flavor_missing_.assign(cq_state_.size(), 0);
-    for (size_t i = 0; i < cq_state_.size(); ++i) {
-      for (FrSlot slot : declared_slots_[Index(cq_state_[i].node)]) {
-        if (!FlavorExists(SlotKey(slot).flavor)) {
-          flavor_missing_[i] = 1;
-          break;
-        }
-      }
-    }
-    flavor_missing_dirty_ = false;
-  }
+  RefreshFlavorMissing();
   return flavor_missing_[Index(cq)] != 0 ? InactiveReason::kFlavorNotFound : InactiveReason::kNone;
 }
 

@@ -139,6 +139,9 @@ class Cluster {
 
   InactiveReason Inactive(CqId cq) const;
   std::string InactiveMessage(CqId cq) const;
+  // Fills the lazy caches behind the const queries, so that several threads may then call const
+  // methods concurrently (parallel nomination) until the next non-const call.
+  void PrepareConcurrentReads() const { RefreshFlavorMissing(); }
 
   // --- The tree ---
   NodeId ClusterQueueNode(CqId cq) const { return cq_state_[Index(cq)].node; }
@@ -166,6 +169,7 @@ class Cluster {
   CohortId InternCohort(std::string_view name);
   void SetQuotas(NodeId node, const std::vector<ResourceGroupSpec>& groups);
   NodeId NodeFor(NodeKind kind, uint32_t owner);
+  void RefreshFlavorMissing() const;
 
   NameTable<FlavorId> flavors_;
   NameTable<ResourceId> resources_;

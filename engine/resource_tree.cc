@@ -8,6 +8,18 @@ namespace engine {
 
 ResourceTree::ResourceTree(uint32_t num_slots) : num_slots_(num_slots) {}
 
+void ResourceTree::CopyFrom(const ResourceTree& other) {
+  num_slots_ = other.num_slots_;
+  cells_.assign(other.cells_.begin(), other.cells_.end());
+  meta_.assign(other.meta_.begin(), other.meta_.end());
+  children_.resize(other.children_.size());
+  for (size_t i = 0; i < children_.size(); ++i) {
+    children_[i].assign(other.children_[i].begin(), other.children_[i].end());
+  }
+  dirty_.assign(other.dirty_.begin(), other.dirty_.end());
+  generation_freeze_ = 0;
+}
+
 void ResourceTree::ResizeSlots(uint32_t num_slots) {
   TALLY_CHECK(num_slots >= num_slots_);
   if (num_slots == num_slots_) {

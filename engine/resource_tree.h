@@ -68,6 +68,10 @@ class ResourceTree {
   ResourceTree(ResourceTree&&) noexcept = default;
   ResourceTree& operator=(ResourceTree&&) noexcept = default;
 
+  // Makes this tree an exact copy of `other` (quota, usage, structure, generations), reusing this
+  // tree's buffers: a private what-if copy for a nomination worker. O(nodes x slots).
+  void CopyFrom(const ResourceTree& other);
+
   // --- Structure (load time and config changes; call Refresh() afterwards) -------------------
 
   // Widens every node to `num_slots` columns (new columns are zero quota, zero usage).

@@ -3,10 +3,68 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "engine/label_selector.h"
 
 namespace engine {
+
+namespace internal {
+
+// Where a nomination gets its Preemptor, and the flavor assigner its preemption oracle.
+class PreemptorSource : public PreemptionOracle {
+ public:
+  virtual Preemptor& Get() = 0;
+  OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
+                                  Quantity amount) override {
+    return Get().SimulatePreemption(workload, cq, slot, amount);
+  }
+};
+
+// One thread's nominations in a parallel cycle: its preemption what-ifs run on a private copy of
+// the quota tree, made on the first need in the cycle (most heads fit, or fail without a what-if,
+// and never pay for the copy).
+class NominationWorker final : public PreemptorSource {
+ public:
+  NominationWorker(const Cluster& cluster, const WorkloadStore& store)
+      : cluster_(cluster), store_(store) {}
+  void StartCycle(TimeMicros now) {
+    preemptor_.reset();
+    now_ = now;
+  }
+  Preemptor& Get() override {
+    if (!preemptor_) {
+      tree_.CopyFrom(cluster_.tree());
+      preemptor_.emplace(cluster_, tree_, store_, now_);
+      preemptor_->SetEvicting(store_.Evicting());
+    }
+    return *preemptor_;
+  }
+
+ private:
+  const Cluster& cluster_;
+  const WorkloadStore& store_;
+  TimeMicros now_ = 0;
+  ResourceTree tree_;
+  std::optional<Preemptor> preemptor_;
+};
+
+}  // namespace internal
+
+namespace {
+
+// The cycle's own Preemptor, over the shared tree (sequential nomination).
+class SharedPreemptor final : public internal::PreemptorSource {
+ public:
+  explicit SharedPreemptor(Preemptor& preemptor) : preemptor_(preemptor) {}
+  Preemptor& Get() override { return preemptor_; }
+
+ private:
+  Preemptor& preemptor_;
+};
+
+}  // namespace
 
 const char* ToString(EntryOutcome outcome) {
   switch (outcome) {
@@ -100,8 +158,9 @@ bool Scheduler::ScanStateOutdated(const Workload& w) const {
   return false;
 }
 
-void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry, Preemptor& preemptor,
-                                    const FlavorScanState* resume) {
+void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
+                                    internal::PreemptorSource& preemptors,
+                                    const FlavorScanState* resume) const {
   std::vector<int64_t> delta;
   int64_t total = 0;
   for (const PodSetRequest& ps : w.pod_sets) {
@@ -133,11 +192,11 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry, Preemp
       counts.push_back(static_cast<int32_t>(w.pod_sets[i].count - delta[i] * h / total));
     }
     req.counts = counts;
-    Assignment a = AssignFlavors(req, &preemptor);
+    Assignment a = AssignFlavors(req, &preemptors);
     bool ok = a.Mode() == AssignmentMode::kFit;
     std::vector<PreemptionTarget> targets;
     if (!ok && a.Mode() == AssignmentMode::kPreempt) {
-      targets = preemptor.GetTargets(w, entry.cq, a);
+      targets = preemptors.Get().GetTargets(w, entry.cq, a);
       ok = !targets.empty();
     }
     if (ok) {
@@ -156,9 +215,8 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry, Preemp
   }
 }
 
-CycleEntry Scheduler::Nominate(WorkloadId id, TimeMicros now, Preemptor& preemptor) {
-  (void)now;
-  const Workload& w = store_.Get(id);
+CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const {
+  const Workload& w = std::as_const(store_).Get(id);
   CycleEntry entry;
   entry.workload = id;
   entry.cq = w.cluster_queue;
@@ -185,15 +243,15 @@ CycleEntry Scheduler::Nominate(WorkloadId id, TimeMicros now, Preemptor& preempt
   req.resume = resume;
   req.quota_check = options_.quota_check;
   req.scheduling_cycle = cycle_;
-  entry.assignment = AssignFlavors(req, &preemptor);
+  entry.assignment = AssignFlavors(req, &preemptors);
   if (entry.assignment.Mode() == AssignmentMode::kPreempt) {
-    entry.targets = preemptor.GetTargets(w, w.cluster_queue, entry.assignment);
+    entry.targets = preemptors.Get().GetTargets(w, w.cluster_queue, entry.assignment);
   }
   bool admissible =
       entry.assignment.Mode() == AssignmentMode::kFit
       || (entry.assignment.Mode() == AssignmentMode::kPreempt && !entry.targets.empty());
   if (!admissible) {
-    TryPartialAdmission(w, entry, preemptor, resume);
+    TryPartialAdmission(w, entry, preemptors, resume);
   }
   entry.message = entry.assignment.Message();
   return entry;
@@ -288,7 +346,38 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
 CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
   Preemptor preemptor(cluster_, cluster_.mutable_tree(), store_, now);
   preemptor.SetEvicting(store_.Evicting());
-  return Nominate(id, now, preemptor);
+  SharedPreemptor source(preemptor);
+  return Nominate(id, source);
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::SetParallelLoop(ParallelLoop* loop, size_t min_heads) {
+  parallel_ = loop;
+  min_parallel_heads_ = min_heads;
+  workers_.clear();
+}
+
+void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now,
+                            Preemptor& preemptor, std::vector<CycleEntry>& entries) {
+  entries.resize(heads.size());
+  const size_t slots = parallel_ == nullptr ? 1 : parallel_->slots();
+  if (slots < 2 || heads.size() < std::max<size_t>(min_parallel_heads_, 2)) {
+    SharedPreemptor source(preemptor);
+    for (size_t i = 0; i < heads.size(); ++i) {
+      entries[i] = Nominate(heads[i], source);
+    }
+    return;
+  }
+  cluster_.PrepareConcurrentReads();
+  while (workers_.size() < slots) {
+    workers_.push_back(std::make_unique<internal::NominationWorker>(cluster_, store_));
+  }
+  for (auto& worker : workers_) {
+    worker->StartCycle(now);
+  }
+  parallel_->Run(heads.size(),
+                 [&](size_t slot, size_t i) { entries[i] = Nominate(heads[i], *workers_[slot]); });
 }
 
 CycleResult Scheduler::RunCycle(TimeMicros now) {
@@ -300,13 +389,14 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   preemptor.SetEvicting(store_.Evicting());
 
   // 1-2. Heads, nominated against the same state.
-  std::vector<CycleEntry> entries;
+  std::vector<WorkloadId> heads;
   for (WorkloadId id : queues_.PopHeads(cycle_)) {
-    if (store_.Get(id).quota_reserved) {
-      continue;  // already in the cache: dropped silently
+    if (!store_.Get(id).quota_reserved) {  // already in the cache: dropped silently
+      heads.push_back(id);
     }
-    entries.push_back(Nominate(id, now, preemptor));
   }
+  std::vector<CycleEntry> entries;
+  NominateAll(heads, now, preemptor, entries);
 
   // 3. Global order: borrowing level, priority, queue-order timestamp; then (unspecified in
   // Kueue) ClusterQueue name and uid.

@@ -8,12 +8,19 @@
 // victims" check, reservations for preemptors without candidates, overlapping targets, admission
 // or preemption, and the requeue of every head not admitted.
 //
-// The quota tree is used in place: nomination never mutates it; what-if checks remove and re-add
-// usage under a GenerationFreeze; admissions are charged for real (Kueue adds them to the cache
-// at once). Victims keep their quota until the end of the cycle that evicted them; then it is
-// released and they are requeued (Requeued=True, no backoff).
+// The quota tree is used in place: nomination never changes it (what-if checks remove and re-add
+// usage under a GenerationFreeze and restore it exactly); admissions are charged for real (Kueue
+// adds them to the cache at once). Victims keep their quota until the end of the cycle that
+// evicted them; then it is released and they are requeued (Requeued=True, no backoff).
 //
-// Thread safety: none; one shard, one thread.
+// Parallel nomination: the heads of a cycle are nominated against the same state and each
+// nomination depends only on that state, so with a ParallelLoop (SetParallelLoop) and at least
+// `min_heads` heads they are nominated concurrently. A worker that needs a preemption what-if
+// does it on its own copy of the quota tree (copied on its first need in the cycle), never on the
+// shared one. Results are identical to sequential nomination; ordering and processing stay
+// sequential.
+//
+// Thread safety: none for callers (one shard, one thread); RunCycle itself may use the loop.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +30,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/base/parallel_loop.h"
 #include "engine/cluster.h"
 #include "engine/flavor_assigner.h"
 #include "engine/preemption.h"
@@ -83,10 +91,30 @@ struct CycleResult {
   bool changed = false;
 };
 
+namespace internal {
+class PreemptorSource;
+class NominationWorker;
+}  // namespace internal
+
 class Scheduler {
  public:
+  // A cycle nominates in parallel from this many heads. Measured (docs/replay.md): in a replay,
+  // where cycles run back to back and the workers stay awake, parallel nomination pays from 2
+  // heads; a lone cycle after idle time (BM_Scheduler_CycleHeads) pays the workers' wake-up and
+  // wins only from several hundred heads.
+  static constexpr size_t kDefaultMinParallelHeads = 2;
+
   Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queues,
             SchedulerOptions options = {});
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+  Scheduler(Scheduler&&) = delete;
+  Scheduler& operator=(Scheduler&&) = delete;
+
+  // Nominates the heads of a cycle through `loop` when there are at least `min_heads` of them
+  // (nullptr: always sequential). The loop must outlive the scheduler or be reset first.
+  void SetParallelLoop(ParallelLoop* loop, size_t min_heads = kDefaultMinParallelHeads);
 
   // Namespace labels for namespaceSelector; a namespace without an object has only the label
   // kubernetes.io/metadata.name=<name>, as Kubernetes sets it.
@@ -105,10 +133,16 @@ class Scheduler {
   const SchedulerOptions& options() const { return options_; }
 
  private:
-  CycleEntry Nominate(WorkloadId id, TimeMicros now, Preemptor& preemptor);
+  // Read-only on the scheduler's state (what-ifs go through `preemptors`): safe to call from
+  // several threads at once with different sources.
+  CycleEntry Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const;
+  // Nominates `heads` into `entries` (same index), in parallel when that pays.
+  void NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now, Preemptor& preemptor,
+                   std::vector<CycleEntry>& entries);
   bool ScanStateOutdated(const Workload& w) const;
-  void TryPartialAdmission(const Workload& w, CycleEntry& entry, Preemptor& preemptor,
-                           const FlavorScanState* resume);
+  void TryPartialAdmission(const Workload& w, CycleEntry& entry,
+                           internal::PreemptorSource& preemptors,
+                           const FlavorScanState* resume) const;
   bool NamespaceMatches(const Workload& w, CqId cq) const;
   bool FitsAfterVictims(const CycleEntry& entry, const std::vector<WorkloadId>& victims);
   // §5.6: recomputes an entry whose targets overlap earlier victims; false if it stays stuck.
@@ -122,6 +156,9 @@ class Scheduler {
   SchedulerOptions options_;
   std::map<std::string, std::map<std::string, std::string>> namespace_labels_;
   int64_t cycle_ = 0;
+  ParallelLoop* parallel_ = nullptr;
+  size_t min_parallel_heads_ = kDefaultMinParallelHeads;
+  std::vector<std::unique_ptr<internal::NominationWorker>> workers_;  // by loop slot
 };
 
 }  // namespace engine

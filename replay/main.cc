@@ -132,6 +132,10 @@ int Run(int argc, char** argv) {
                    "Worker threads (default: one per core); the output is the same for any number")
       ->check(CLI::NonNegativeNumber);
   replay_cmd
+      ->add_option("--parallel-nomination", replay_opts.parallel_nomination_min_heads,
+                   "Nominate a cycle's heads in parallel from this many heads (0 = never)")
+      ->capture_default_str();
+  replay_cmd
       ->add_option("--pods-ready-delay", replay_opts.pods_ready_delay,
                    "Model: admission to pods ready, unless an event gives podsReadyAfter")
       ->capture_default_str();

@@ -22,6 +22,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "engine/base/parallel_loop.h"
+
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define TALLY_THREAD_SANITIZER 1
@@ -69,5 +71,22 @@ void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn) {
   });
 #endif
 }
+
+// The engine's ParallelLoop (parallel nomination inside one shard) on the replay's arena. Nested
+// inside a parallel loop over shards, TBB's work stealing shares the same threads between both.
+class ArenaLoop final : public engine::ParallelLoop {
+ public:
+  explicit ArenaLoop(tbb::task_arena& arena) : arena_(arena) {}
+  size_t slots() const override {
+    return static_cast<size_t>(std::max(arena_.max_concurrency(), 1));
+  }
+  void Run(size_t n, const std::function<void(size_t slot, size_t i)>& fn) override {
+    // About four chunks per thread: balance without a task per item.
+    ParallelFor(arena_, n, std::max<size_t>(1, n / (4 * slots())), fn);
+  }
+
+ private:
+  tbb::task_arena& arena_;
+};
 
 }  // namespace replay

@@ -63,6 +63,7 @@ int RunReplay(const ReplayOptions& options) {
   state_options.scheduler = ReplaySchedulerOptions(state_options.scheduler);
   sim.scheduler = state_options.scheduler;
   sim.threads = options.threads;
+  sim.parallel_nomination_min_heads = options.parallel_nomination_min_heads;
   // The whole configuration is built once to check it (and the manifests' Workloads) as
   // `tally validate` would; the replay then builds one engine per shard from the manifests.
   ClusterState state = BuildClusterState(state_options);

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/scheduler.h"
+
 namespace replay {
 
 struct ReplayOptions {
@@ -24,6 +26,7 @@ struct ReplayOptions {
   bool quiet = false;    // no summary on stdout
   bool progress = true;  // a progress bar when stderr is a terminal
   int threads = 0;       // 0 = one per core; the output does not depend on it
+  size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;  // 0 = never
   // Models (Go durations).
   std::string pods_ready_delay = "0s";
   std::string admission_check_delay = "0s";

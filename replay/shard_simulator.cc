@@ -863,6 +863,10 @@ int64_t ShardSimulator::decisions() const {
 const std::vector<int64_t>& ShardSimulator::latency_buckets() const {
   return impl_->latency_buckets;
 }
+void ShardSimulator::SetNominationLoop(engine::ParallelLoop* loop, size_t min_heads) {
+  impl_->state.scheduler->SetParallelLoop(min_heads == 0 ? nullptr : loop, min_heads);
+}
+
 const engine::SchedulerOptions& ShardSimulator::scheduler_options() const {
   return impl_->state.scheduler->options();
 }

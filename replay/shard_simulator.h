@@ -71,6 +71,9 @@ class ShardSimulator {
   void AdvanceTo(int64_t t);
   // Moves the clock to `t` (>= now) without running anything (--until).
   void SetNow(int64_t t);
+  // Cycles with at least `min_heads` heads nominate them through `loop` (nullptr or 0: never).
+  // The loop must stay valid until it is replaced.
+  void SetNominationLoop(engine::ParallelLoop* loop, size_t min_heads);
 
   int64_t now() const;
   // The last instant at which something changed (the report ends there).

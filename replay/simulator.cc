@@ -267,6 +267,21 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       std::make_unique<ShardedEngine>(manifests, planner.Build(single), options, log != nullptr);
   const int n = engine->num_shards();
   const ShardPlan& plan = engine->plan();
+  // Heads of a large cycle are nominated on the same threads as the shards (nested loops).
+  ArenaLoop nomination_loop(arena);
+  struct LoopGuard {
+    ShardedEngine& engine;
+    ~LoopGuard() {
+      for (int k = 0; k < engine.num_shards(); ++k) {
+        engine.With(k, [](ShardSimulator& s) { s.SetNominationLoop(nullptr, 0); });
+      }
+    }
+  } loop_guard{*engine};
+  for (int k = 0; k < n; ++k) {
+    engine->With(k, [&](ShardSimulator& s) {
+      s.SetNominationLoop(&nomination_loop, options.parallel_nomination_min_heads);
+    });
+  }
 
   // Pass 2: the replay. --strict reads one line at a time: nothing after the first rejected
   // line may be applied.

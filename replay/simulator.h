@@ -53,6 +53,9 @@ struct SimulatorOptions {
   bool progress = false;              // progress bar on stderr
   int threads = 0;                    // worker threads; 0 = one per core
   size_t batch_lines = 8192;          // lines read and parsed per batch
+  // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);
+  // 0 = never. Decisions do not depend on it.
+  size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;
 };
 
 // Writes decisions.jsonl (docs/replay.md): one JSON object per line, keys sorted.

@@ -220,6 +220,7 @@ class ParallelReplayTest : public ::testing::Test {
     options.timings = false;
     options.threads = threads;
     options.batch_lines = batch_lines;
+    options.parallel_nomination_min_heads = 2;  // nested parallel nomination whenever it can
     ReplayRun run;
     char* buffer = nullptr;
     size_t size = 0;
