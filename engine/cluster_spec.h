@@ -12,6 +12,25 @@
 namespace engine {
 
 // Everything a set of manifests declares, in input order.
+// Not a Kueue object: the replay's model of what a flavor's capacity outside Kueue delivers
+// (replay.tally.dev/v1alpha1 FlavorSupply; docs/fallback.md). Stockouts: pods on the flavor cannot
+// become ready inside a window (they are ready when it ends), and admission checks of workloads
+// on it are rejected when they complete inside one. podsReadyDelay: a seeded uniform draw per
+// attempt in [min, max], replacing the workload's own delay on this flavor.
+struct TimeWindow {
+  TimeMicros from = 0;
+  TimeMicros to = 0;  // exclusive
+};
+struct FlavorSupplySpec {
+  std::string name;
+  std::string flavor;  // spec.flavor; defaults to metadata.name
+  std::vector<TimeWindow> stockouts;
+  std::optional<TimeMicros> pods_ready_min;
+  std::optional<TimeMicros> pods_ready_max;
+  uint64_t seed = 0;
+  SourceRef source;
+};
+
 struct ClusterSpec {
   std::vector<ResourceFlavorSpec> flavors;
   std::vector<CohortSpec> cohorts;
@@ -22,6 +41,7 @@ struct ClusterSpec {
   std::vector<WorkloadSpec> workloads;
   std::vector<NamespaceSpec> namespaces;
   std::vector<AdmissionCheckSpec> admission_checks;
+  std::vector<FlavorSupplySpec> flavor_supplies;  // replay model, not Kueue
 };
 
 }  // namespace engine

@@ -27,6 +27,26 @@ const char* ToString(QueueingStrategy v) {
   return "?";
 }
 
+const char* ToString(FallbackFailurePolicy v) {
+  switch (v) {
+    case FallbackFailurePolicy::kDeactivateWorkload:
+      return "DeactivateWorkload";
+    case FallbackFailurePolicy::kRetryAllFlavors:
+      return "RetryAllFlavors";
+  }
+  return "?";
+}
+
+const char* ToString(FallbackTrigger v) {
+  switch (v) {
+    case FallbackTrigger::kTimeoutForPodsReadyExceeded:
+      return "TimeoutForPodsReadyExceeded";
+    case FallbackTrigger::kAdmissionCheckRejected:
+      return "AdmissionCheckRejected";
+  }
+  return "?";
+}
+
 const char* ToString(FungibilityPolicy v) {
   switch (v) {
     case FungibilityPolicy::kMayStopSearch:

@@ -89,10 +89,37 @@ const char* ToString(FungibilityPreference v);
 const char* ToString(PreemptionPolicy v);
 const char* ToString(StopPolicy v);
 
+// --- Flavor fallbacks (seed 002, KEP-2560; docs/fallback.md)
+// --------------------------------------
+
+// What happens once every flavor a workload could use has failed.
+enum class FallbackFailurePolicy : uint8_t { kDeactivateWorkload, kRetryAllFlavors };
+// What makes a flavor fail for a workload.
+enum class FallbackTrigger : uint8_t { kTimeoutForPodsReadyExceeded, kAdmissionCheckRejected };
+const char* ToString(FallbackFailurePolicy v);
+const char* ToString(FallbackTrigger v);
+
+struct FallbackRuleSpec {
+  std::string flavor;  // a flavor of the ClusterQueue's resource groups, or "*" (every flavor)
+  FallbackTrigger trigger = FallbackTrigger::kTimeoutForPodsReadyExceeded;
+  // TimeoutForPodsReadyExceeded: time on the flavor (assigned, not yet ready) before it fails, in
+  // microseconds; nullopt = never (the seed's last flavor "with no timeout").
+  std::optional<int64_t> timeout;
+};
+
+struct FlavorFallbackSpec {
+  FallbackFailurePolicy failure_policy = FallbackFailurePolicy::kDeactivateWorkload;
+  // One rule per (flavor, trigger); the order does not matter (the flavor order stays that of the
+  // resource groups). A flavor's rule takes precedence over the "*" rule of the same trigger.
+  std::vector<FallbackRuleSpec> rules;
+};
+
 struct FlavorFungibilitySpec {
   FungibilityPolicy when_can_borrow = FungibilityPolicy::kMayStopSearch;
   FungibilityPolicy when_can_preempt = FungibilityPolicy::kTryNextFlavor;
   FungibilityPreference preference = FungibilityPreference::kUnset;
+  // spec.flavorFungibility.fallbackStrategy (also spelt flavorFallbackStrategy); absent = none.
+  std::optional<FlavorFallbackSpec> fallback;
 };
 
 struct PreemptionSpec {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/flavor_fallback.h"
 #include "engine/quantity.h"
 #include "engine/resource_tree.h"
 #include "engine/workload_spec.h"
@@ -86,6 +87,8 @@ struct Workload {
   uint64_t admitted_mask = 0;
 
   FlavorScanState scan;
+  // Seed 002 flavorAssignmentHistory (engine/flavor_fallback.h); empty without a fallback strategy.
+  FlavorHistory fallback;
 
   // §9.6 scheduling equivalence hash (engine/scheduling_hash.h); 0 = not computed yet. The queue
   // manager computes it on first Push; reset it to 0 when priority or requests change.

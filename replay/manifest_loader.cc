@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "engine/config_validation.h"
+#include "replay/flavor_supply_fields.h"
 #include "replay/manifest_context.h"
 #include "replay/manifest_fields.h"
 #include "replay/workload_fields.h"
@@ -29,6 +30,8 @@ using internal::ObjectContext;
 
 constexpr std::string_view kKueueGroup = "kueue.x-k8s.io";
 constexpr std::string_view kConfigGroup = "config.kueue.x-k8s.io";
+// tally's own replay-model kinds (not Kueue objects).
+constexpr std::string_view kReplayGroup = "replay.tally.dev";
 constexpr std::string_view kTemplateHint =
     " (the line contains '{{': a Go or Helm template must be rendered before loading)";
 
@@ -228,6 +231,17 @@ class Loader {
       }
       ObjectContext ctx(sink, source, api_version, kind);
       Parse(&internal::ParseNamespace, obj, ctx);
+      return;
+    } else if (group == kReplayGroup && kind == "FlavorSupply") {
+      if (version != "v1alpha1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for FlavorSupply (want {}/v1alpha1)",
+                        api_version, kReplayGroup)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseFlavorSupply, obj, ctx);
       return;
     } else if (group == kConfigGroup && kind == "Configuration") {
       if (version != "v1beta1" && version != "v1beta2") {

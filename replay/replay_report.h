@@ -127,6 +127,21 @@ struct ReplayReport {
   // Instants whose cycles were cut at 1,000 (a preemption ping-pong at one instant).
   int64_t cycle_limit_hits = 0;
 
+  // Flavor fallbacks (seed 002; docs/fallback.md). Reported only when `enabled`: some
+  // ClusterQueue has a fallback strategy.
+  struct Fallbacks {
+    bool enabled = false;
+    std::map<std::string, int64_t> by_flavor;  // attempts that fell back from the flavor
+    int64_t timeouts = 0;                      // attempts ended by a flavor's timeout
+    int64_t check_rejections = 0;              // attempts ended by AdmissionCheckRejected
+    int64_t exhausted = 0;  // every flavor failed, DeactivateWorkload: deactivated
+    int64_t retries = 0;    // every flavor failed, RetryAllFlavors: history reset
+    // Seed 002's "wasteful resource allocation": quota held by attempts that fell back,
+    // "flavor/resource" -> amount x seconds (cpu in cores, other resources in their units).
+    std::map<std::string, double> wasted_quota_seconds;
+  };
+  Fallbacks fallbacks;
+
   // --- Time-to-admission ---
   WaitStats wait_overall;
   std::vector<GroupWaits> wait_by_cluster_queue;  // sorted by name

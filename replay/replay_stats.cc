@@ -239,6 +239,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.deleted = report_.deleted;
   report.cycles = report_.cycles;
   report.cycle_limit_hits = report_.cycle_limit_hits;
+  report.fallbacks = report_.fallbacks;
   report.start_time = start_;
   report.end_time = end;
 
@@ -365,6 +366,17 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.deleted += p.deleted;
     out.cycles += p.cycles;
     out.cycle_limit_hits += p.cycle_limit_hits;
+    out.fallbacks.enabled = out.fallbacks.enabled || p.fallbacks.enabled;
+    for (const auto& [flavor, n] : p.fallbacks.by_flavor) {
+      out.fallbacks.by_flavor[flavor] += n;
+    }
+    out.fallbacks.timeouts += p.fallbacks.timeouts;
+    out.fallbacks.check_rejections += p.fallbacks.check_rejections;
+    out.fallbacks.exhausted += p.fallbacks.exhausted;
+    out.fallbacks.retries += p.fallbacks.retries;
+    for (const auto& [key, q] : p.fallbacks.wasted_quota_seconds) {
+      out.fallbacks.wasted_quota_seconds[key] += q;
+    }
     out.pending_at_end += p.pending_at_end;
     out.running_at_end += p.running_at_end;
     out.start_time = p.start_time;  // the same in every shard

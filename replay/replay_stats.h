@@ -65,6 +65,7 @@ class ReplayStats {
   void OnDeleted() { ++report_.deleted; }
   void OnCycle() { ++report_.cycles; }
   void OnCycleLimit() { ++report_.cycle_limit_hits; }
+  ReplayReport::Fallbacks& fallbacks() { return report_.fallbacks; }
   // The usage of `cq` may have changed at `now` (admission, release): integrates the previous
   // value up to `now` and reads the new one from the quota tree.
   void OnUsageChanged(engine::CqId cq, engine::TimeMicros now);

@@ -178,6 +178,28 @@ void WriteModel(JsonWriter& w, const ReplayReport& r) {
   w.EndObject();
 }
 
+void WriteFallbacks(JsonWriter& w, const ReplayReport::Fallbacks& f) {
+  w.BeginObject();
+  w.Key("byFlavor");
+  IntMap(w, f.by_flavor);
+  w.Key("checkRejections");
+  w.Int(f.check_rejections);
+  w.Key("exhaustedDeactivated");
+  w.Int(f.exhausted);
+  w.Key("retriesAllFlavors");
+  w.Int(f.retries);
+  w.Key("timeouts");
+  w.Int(f.timeouts);
+  w.Key("wastedQuotaSeconds");
+  w.BeginObject();
+  for (const auto& [key, q] : f.wasted_quota_seconds) {
+    w.Key(key);
+    w.Double(q);
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
 void WriteOutcomes(JsonWriter& w, const ReplayReport& r) {
   w.BeginObject();
   w.Key("admissions");
@@ -192,6 +214,10 @@ void WriteOutcomes(JsonWriter& w, const ReplayReport& r) {
   w.Int(r.deleted);
   w.Key("evictionsByReason");
   IntMap(w, r.evictions_by_reason);
+  if (r.fallbacks.enabled) {
+    w.Key("fallbacks");
+    WriteFallbacks(w, r.fallbacks);
+  }
   w.Key("finished");
   w.Int(r.finished);
   w.Key("pendingAtEnd");

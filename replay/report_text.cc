@@ -269,6 +269,28 @@ void AppendOutcomes(std::string& out, const ReplayReport& r) {
   out +=
       fmt::format("at end: {} pending, {} running; {} finished, {} deleted; {} scheduling cycles\n",
                   r.pending_at_end, r.running_at_end, r.finished, r.deleted, r.cycles);
+  if (r.fallbacks.enabled) {
+    const ReplayReport::Fallbacks& f = r.fallbacks;
+    std::vector<std::string> items;
+    for (const auto& [flavor, n] : f.by_flavor) {
+      items.push_back(fmt::format("from {} {}", flavor, n));
+    }
+    if (items.empty()) {
+      items.push_back("none");
+    }
+    AppendWrapped(out,
+                  fmt::format("flavor fallbacks: {} timeouts, {} check rejections, {} deactivated "
+                              "(all flavors failed), {} retried all flavors;",
+                              f.timeouts, f.check_rejections, f.exhausted, f.retries),
+                  items);
+    std::vector<std::string> wasted;
+    for (const auto& [key, q] : f.wasted_quota_seconds) {
+      wasted.push_back(fmt::format("{} {:.0f}", key, q));
+    }
+    if (!wasted.empty()) {
+      AppendWrapped(out, "quota-seconds held by attempts that fell back:", wasted);
+    }
+  }
   if (r.cycle_limit_hits > 0) {
     out += fmt::format(
         "warning: {} instants stopped after 1000 cycles (a preemption ping-pong with instant "

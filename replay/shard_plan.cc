@@ -55,6 +55,7 @@ engine::ClusterSpec ShardPlan::ManifestsFor(int shard, const engine::ClusterSpec
   part.priority_classes = all.priority_classes;
   part.configuration = all.configuration;
   part.namespaces = all.namespaces;
+  part.flavor_supplies = all.flavor_supplies;
   part.admission_checks = all.admission_checks;
   for (const engine::CohortSpec& c : all.cohorts) {
     if (ShardOf("Cohort", c.name) == shard) {

@@ -10,7 +10,10 @@
 #include <queue>
 #include <set>
 
+#include "engine/flavor_fallback.h"
 #include "replay/decision_output.h"
+#include "replay/fallback_output.h"
+#include "replay/flavor_supply.h"
 #include "replay/json_writer.h"
 #include "replay/simulator.h"
 #include "replay/time_parse.h"
@@ -35,6 +38,7 @@ enum class TimerKind : uint8_t {
   kRelease,           // pods stopped after finish or eviction: quota released
   kBackoffExpired,    // requeue backoff over: back to the queue
   kRequeueInadmissible,
+  kFallbackTimeout,  // seed 002: the assigned flavors' timeout ran out before PodsReady
 };
 
 struct Timer {
@@ -47,7 +51,13 @@ struct Timer {
 };
 
 // Why a reserved workload's quota is being released.
-enum class ReleaseCause : uint8_t { kFinished, kPreempted, kPodsReadyTimeout, kDeactivated };
+enum class ReleaseCause : uint8_t {
+  kFinished,
+  kPreempted,
+  kPodsReadyTimeout,
+  kDeactivated,
+  kFallback,  // a flavor failed (timeout or rejected check): requeued at once
+};
 
 // Per workload replay state, indexed by WorkloadId (ids are recycled: `epoch` tells them apart).
 struct Track {
@@ -74,13 +84,23 @@ struct Track {
 
 struct ShardSimulator::Impl {
   Impl(ClusterState s, const SimulatorOptions& o, bool log_decisions)
-      : state(std::move(s)), options(o), logging(log_decisions), stats(state) {}
+      : state(std::move(s)),
+        options(o),
+        logging(log_decisions),
+        stats(state),
+        supply(state.load.spec.flavor_supplies) {
+    for (const engine::ClusterQueueSpec& cq : state.load.spec.cluster_queues) {
+      stats.fallbacks().enabled =
+          stats.fallbacks().enabled || cq.flavor_fungibility.fallback.has_value();
+    }
+  }
 
   ClusterState state;
   SimulatorOptions options;
   bool logging;
   ShardLog log;
   ReplayStats stats;
+  FlavorSupplyModel supply;
 
   TimeMicros now = 0;
   TimeMicros last_change = 0;
@@ -188,6 +208,10 @@ struct ShardSimulator::Impl {
     out.EndObject();
     out.Key("clusterQueue");
     out.String(cluster().Name(entry.cq));
+    if (!w.fallback.empty()) {
+      out.Key("flavorAssignmentHistory");
+      WriteFlavorHistoryJson(cluster(), w.fallback, out);
+    }
     if (entry.partial) {
       out.Key("partial");
       out.Bool(true);
@@ -216,6 +240,11 @@ struct ShardSimulator::Impl {
     Track& t = TrackOf(id);
     t.reserved_at = now;
     stats.OnUsageChanged(entry.cq, now);
+    engine::Workload& w = store().Get(id);
+    engine::StartFallbackAttempt(cluster(), w, now);
+    if (std::optional<TimeMicros> deadline = engine::FallbackDeadline(cluster(), w)) {
+      ScheduleFor(*deadline, TimerKind::kFallbackTimeout, id);
+    }
     if (entry.checks_pending) {
       LogAdmission(entry, "QuotaReserved");
       ScheduleFor(now + options.admission_check_delay, TimerKind::kChecksReady, id);
@@ -231,8 +260,7 @@ struct ShardSimulator::Impl {
     t.admitted = true;
     stats.OnAdmitted(w, t.local_queue, t.workload_class, now - t.created, !t.ever_admitted, now);
     t.ever_admitted = true;
-    TimeMicros ready_after =
-        t.pods_ready_after >= 0 ? t.pods_ready_after : options.pods_ready_delay;
+    TimeMicros ready_after = PodsReadyAfter(w, t);
     const engine::WaitForPodsReadySpec& wfpr = cluster().configuration().wait_for_pods_ready;
     ++not_ready;
     if (wfpr.enable && ready_after > wfpr.timeout) {
@@ -243,8 +271,78 @@ struct ShardSimulator::Impl {
                 id);
   }
 
+  // Admission to pods ready: the workload's own delay, or the flavors' modelled delay (the
+  // slowest of its flavors), pushed past the flavors' stockout windows.
+  TimeMicros PodsReadyAfter(const engine::Workload& w, const Track& t) const {
+    TimeMicros after = t.pods_ready_after >= 0 ? t.pods_ready_after : options.pods_ready_delay;
+    if (supply.empty()) {
+      return after;
+    }
+    const std::vector<engine::FlavorId> flavors = engine::AssignedFlavors(w);
+    std::optional<TimeMicros> modelled;
+    for (engine::FlavorId f : flavors) {
+      if (auto d = supply.PodsReadyDelay(cluster().Name(f), w.key, t.reserved_at)) {
+        modelled = std::max(modelled.value_or(0), *d);
+      }
+    }
+    const TimeMicros start = now + options.control_plane.admit_to_running;
+    TimeMicros ready = start + modelled.value_or(after);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (engine::FlavorId f : flavors) {
+        TimeMicros later = supply.AfterStockouts(cluster().Name(f), ready);
+        moved = moved || later != ready;
+        ready = later;
+      }
+    }
+    return ready - start;
+  }
+
+  // An admission check completed inside a stockout of one of the workload's flavors.
+  bool ChecksRejectedByStockout(const engine::Workload& w) const {
+    for (engine::FlavorId f : engine::AssignedFlavors(w)) {
+      if (supply.StockoutAt(cluster().Name(f), now) != nullptr) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Seed 002: the attempt on the workload's flavors failed (`failed` are the flavors that failed
+  // now). Counts it, then evicts and requeues the workload, or applies the failure policy when no
+  // flavor is left.
+  void FallBack(WorkloadId id, const std::vector<engine::FlavorId>& failed,
+                std::string_view reason) {
+    Track& t = TrackOf(id);
+    engine::Workload& w = store().Get(id);
+    ReplayReport::Fallbacks& f = stats.fallbacks();
+    for (engine::FlavorId flavor : failed) {
+      ++f.by_flavor[cluster().Name(flavor)];
+    }
+    AddWastedQuota(cluster(), w, now - t.reserved_at, f);
+    stats.OnEvicted(std::string(reason), w.cluster_queue);
+    LogSimple(
+        "Evicted", w,
+        {{"failedFlavors", JoinFlavorNames(cluster(), failed)}, {"reason", std::string(reason)}});
+    w.scan = engine::FlavorScanState{};  // the next scan starts at the first flavor again
+    if (engine::FallbackExhausted(cluster(), w)) {
+      const engine::FlavorFallbackSpec* spec = engine::FallbackOf(cluster(), w);
+      if (spec != nullptr
+          && spec->failure_policy == engine::FallbackFailurePolicy::kRetryAllFlavors) {
+        ++f.retries;
+        engine::ResetFallbackHistory(w);
+      } else {
+        ++f.exhausted;
+        Deactivate(id, "FlavorFallbackExhausted");
+        return;
+      }
+    }
+    BeginRelease(id, ReleaseCause::kFallback);
+  }
+
   void OnPodsReady(WorkloadId id) {
     Track& t = TrackOf(id);
+    engine::OnFallbackPodsReady(cluster(), store().Get(id));
     t.pods_ready = true;
     t.run_started = now;
     if (t.runtime >= 0) {
@@ -260,6 +358,7 @@ struct ShardSimulator::Impl {
       Changed();
     }
     ++t.epoch;  // cancels pending finish / pods-ready timers
+    engine::EndFallbackAttempt(cluster(), store().Get(id), now);  // time on the flavors counts
     t.release_cause = cause;
     t.evicting = cause != ReleaseCause::kFinished;
     if (cause != ReleaseCause::kFinished) {
@@ -316,6 +415,13 @@ struct ShardSimulator::Impl {
         store().Release(id);
         stats.OnUsageChanged(cq, now);
         break;
+      case ReleaseCause::kFallback:
+        store().Release(id);
+        stats.OnUsageChanged(cq, now);
+        queues().Push(id, now);
+        stats.OnRequeued();
+        LogSimple("Requeued", w, {{"reason", "FlavorFallback"}});
+        break;
     }
     if (engine::IsValid(cq)) {
       ScheduleInadmissibleRequeue(cq);
@@ -352,10 +458,26 @@ struct ShardSimulator::Impl {
       return;  // stale: the workload was evicted, finished or deleted since
     }
     switch (timer.kind) {
-      case TimerKind::kChecksReady:
-        LogSimple("Admitted", store().Get(id));
+      case TimerKind::kChecksReady: {
+        engine::Workload& w = store().Get(id);
+        if (ChecksRejectedByStockout(w)) {
+          OnChecksRejected(id);
+          break;
+        }
+        LogSimple("Admitted", w);
         OnAdmitted(id);
         break;
+      }
+      case TimerKind::kFallbackTimeout: {
+        if (t.pods_ready || !store().Get(id).quota_reserved) {
+          break;  // ready in time, or the attempt already ended
+        }
+        std::vector<engine::FlavorId> failed =
+            engine::EndFallbackAttempt(cluster(), store().Get(id), now);
+        ++stats.fallbacks().timeouts;
+        FallBack(id, failed, "FlavorFallbackTimeout");
+        break;
+      }
       case TimerKind::kPodsReady:
         --not_ready;
         OnPodsReady(id);
@@ -389,6 +511,20 @@ struct ShardSimulator::Impl {
       case TimerKind::kRequeueInadmissible:
         break;
     }
+  }
+
+  // An admission check rejected the workload (its flavor is in a stockout): with an
+  // AdmissionCheckRejected rule, fall back; otherwise Kueue deactivates the workload.
+  void OnChecksRejected(WorkloadId id) {
+    engine::Workload& w = store().Get(id);
+    std::vector<engine::FlavorId> failed = engine::FailOnAdmissionCheckRejected(cluster(), w);
+    if (failed.empty()) {
+      Deactivate(id, "AdmissionCheckRejected");
+      return;
+    }
+    engine::EndFallbackAttempt(cluster(), w, now);
+    ++stats.fallbacks().check_rejections;
+    FallBack(id, failed, "AdmissionCheckRejected");
   }
 
   void Deactivate(WorkloadId id, std::string_view reason) {
