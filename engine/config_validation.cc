@@ -1,12 +1,14 @@
 #include "engine/config_validation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -390,6 +392,43 @@ class Validator {
     }
   }
 
+  // Seed 002: a rule names a flavor of this ClusterQueue (or "*"), once per trigger; only the
+  // timeout trigger has a timeout (a rejection is immediate).
+  void ValidateFallback(const Object& obj, const ClusterQueueSpec& cq,
+                        const FlavorFallbackSpec& fallback) {
+    std::vector<std::string> flavors;
+    for (const ResourceGroupSpec& group : cq.resource_groups) {
+      for (const FlavorQuotasSpec& fq : group.flavors) {
+        flavors.push_back(fq.flavor);
+      }
+    }
+    std::set<std::pair<std::string, FallbackTrigger>> seen;
+    for (size_t i = 0; i < fallback.rules.size(); ++i) {
+      const FallbackRuleSpec& rule = fallback.rules[i];
+      const std::string path = Index("spec.flavorFungibility.fallbackStrategy.rules", i);
+      if (rule.flavor.empty()) {
+        continue;  // the reader reported the missing name
+      }
+      if (rule.flavor != "*"
+          && std::find(flavors.begin(), flavors.end(), rule.flavor) == flavors.end()) {
+        Error(obj, Child(path, "name"),
+              fmt::format("Invalid value: {}: not a flavor of this ClusterQueue's resource groups "
+                          "(flavors: {}; \"*\" means every flavor)",
+                          Quoted(rule.flavor), fmt::join(flavors, ", ")));
+      }
+      if (!seen.emplace(rule.flavor, rule.trigger).second) {
+        Error(obj, Child(path, "name"),
+              fmt::format("Duplicate value: a second {} rule for {}", ToString(rule.trigger),
+                          Quoted(rule.flavor)));
+      }
+      if (rule.trigger == FallbackTrigger::kAdmissionCheckRejected && rule.timeout.has_value()) {
+        Error(obj, Child(path, "timeout"),
+              "Forbidden: an AdmissionCheckRejected rule has no timeout (the rejection itself "
+              "fails the flavor)");
+      }
+    }
+  }
+
   void ValidateClusterQueue(const ClusterQueueSpec& cq) {
     const Object obj{cq.source, "ClusterQueue", cq.name};
     CheckName(obj, cq.name, cq.name);
@@ -406,6 +445,9 @@ class Validator {
             fmt::format("Forbidden: preference can only be set when both whenCanBorrow and "
                         "whenCanPreempt are TryNextFlavor (they are {} and {})",
                         ToString(ff.when_can_borrow), ToString(ff.when_can_preempt)));
+    }
+    if (ff.fallback.has_value()) {
+      ValidateFallback(obj, cq, *ff.fallback);
     }
     ValidatePreemption(obj, cq.preemption);
     std::set<std::string> checks;

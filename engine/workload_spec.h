@@ -98,6 +98,16 @@ struct WorkloadSpec {
   std::vector<AdmissionCheckStateSpec> admission_checks;
   std::optional<TimeMicros> requeue_at;  // status.requeueState.requeueAt
   int32_t requeue_count = 0;
+  // status.flavorAssignmentHistory (seed 002): resourceFlavor, assignmentTime, and tally's
+  // extensions usedTime / failed / failedBy (docs/fallback.md).
+  struct FlavorHistorySpec {
+    std::string flavor;
+    std::optional<TimeMicros> assignment_time;
+    TimeMicros used = 0;
+    bool failed = false;
+    bool failed_by_check = false;  // failedBy: AdmissionCheckRejected
+  };
+  std::vector<FlavorHistorySpec> flavor_history;
 
   SourceRef source;
 

@@ -108,6 +108,18 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   if (std::optional<CqId> cq = ResolveQueue(s.name_space, s.queue_name)) {
     w->cluster_queue = *cq;
   }
+  for (const WorkloadSpec::FlavorHistorySpec& h : s.flavor_history) {
+    std::optional<FlavorId> flavor = cluster_.FindFlavor(h.flavor);
+    if (!flavor.has_value()) {
+      continue;  // a flavor that no longer exists cannot be assigned anyway
+    }
+    FlavorHistoryEntry& e = w->fallback.Get(*flavor);
+    e.assignment_time = h.assignment_time;
+    e.used = h.used;
+    e.failed = h.failed;
+    e.failed_by = h.failed_by_check ? FallbackTrigger::kAdmissionCheckRejected
+                                    : FallbackTrigger::kTimeoutForPodsReadyExceeded;
+  }
   BuildRequests(*w);
   Workload& ref = *w;
   workloads_[Index(id)] = std::move(w);

@@ -7,6 +7,7 @@
 #include "engine/quota_advisor.h"
 #include "replay/cluster_state.h"
 #include "replay/decision_output.h"
+#include "replay/fallback_output.h"
 #include "replay/json_writer.h"
 #include "replay/time_parse.h"
 
@@ -118,6 +119,10 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
   out.EndObject();
   out.Key("clusterQueue");
   out.String(engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "");
+  if (!w.fallback.empty()) {
+    out.Key("flavorAssignmentHistory");
+    WriteFlavorHistoryJson(c, w.fallback, out);
+  }
   out.Key("localQueue");
   out.String(w.local_queue);
   out.Key("now");
@@ -201,6 +206,17 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
                          Amount(c, r.resource, engine::MultiplySaturating(r.amount, ps.count)));
     }
     out += "\n";
+  }
+  if (!w.fallback.empty()) {
+    out += "\nFlavor assignment history (seed 002 fallbacks):\n";
+    for (const engine::FlavorHistoryEntry& h : w.fallback.entries) {
+      out += fmt::format(
+          "  {}: last assigned {}, {} used{}\n", c.Name(h.flavor),
+          h.assignment_time ? FormatRfc3339(*h.assignment_time) : std::string("never"),
+          FormatDuration(h.used),
+          h.failed ? fmt::format(", failed ({}): not assigned again", engine::ToString(h.failed_by))
+                   : "");
+    }
   }
   out += fmt::format("\nFlavor assignment now: {}, borrowing level {}{}\n",
                      engine::ToString(a.Mode()), a.borrowing, e.partial ? " (partial)" : "");

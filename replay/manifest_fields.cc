@@ -12,6 +12,8 @@
 namespace replay::internal {
 namespace {
 
+using engine::FallbackFailurePolicy;
+using engine::FallbackTrigger;
 using engine::FungibilityPolicy;
 using engine::FungibilityPreference;
 using engine::PreemptionPolicy;
@@ -20,6 +22,23 @@ using engine::StopPolicy;
 constexpr std::string_view kKueueV1beta1 = "kueue.x-k8s.io/v1beta1";
 constexpr std::string_view kKueueV1alpha1 = "kueue.x-k8s.io/v1alpha1";
 constexpr std::string_view kConfigV1beta1 = "config.kueue.x-k8s.io/v1beta1";
+
+std::optional<int64_t> DurationField(ObjectContext& ctx, const YAML::Node& node,
+                                     const std::string& path) {
+  if (!Present(node)) {
+    return std::nullopt;
+  }
+  std::optional<std::string> text = ctx.String(node, path);
+  if (!text) {
+    return std::nullopt;
+  }
+  engine::StatusOr<int64_t> d = ParseGoDuration(*text);
+  if (!d.ok()) {
+    ctx.Error(node, path, d.status().message());
+    return std::nullopt;
+  }
+  return *d;
+}
 
 std::optional<double> ParseFairSharing(ObjectContext& ctx, const YAML::Node& spec) {
   std::optional<YAML::Node> fs = OptionalMap(ctx, spec, "fairSharing", "spec.fairSharing");
@@ -164,6 +183,96 @@ engine::LabelSelector ParseSelector(ObjectContext& ctx, const YAML::Node& spec) 
   return sel;
 }
 
+// One rule of spec.flavorFungibility.fallbackStrategy.rules. The timeout is a Go duration
+// (`timeout: 10m`, canonical) or the seed's Go field `timeoutMinutes: 10`; giving both is
+// ambiguous.
+engine::FallbackRuleSpec ParseFallbackRule(ObjectContext& ctx, const YAML::Node& item,
+                                           const std::string& item_path) {
+  ctx.CheckKeys(item, item_path, {"name", "trigger", "timeout", "timeoutMinutes"});
+  engine::FallbackRuleSpec rule;
+  const YAML::Node name = Get(item, "name");
+  if (!Present(name)) {
+    ctx.Error(item, Child(item_path, "name"),
+              "Required value: a rule names a ResourceFlavor or \"*\"");
+  } else {
+    rule.flavor = ctx.String(name, Child(item_path, "name")).value_or("");
+  }
+  rule.trigger =
+      ctx.Enum<FallbackTrigger>(
+             Get(item, "trigger"), Child(item_path, "trigger"),
+             {{"TimeoutForPodsReadyExceeded", FallbackTrigger::kTimeoutForPodsReadyExceeded},
+              {"AdmissionCheckRejected", FallbackTrigger::kAdmissionCheckRejected}})
+          .value_or(FallbackTrigger::kTimeoutForPodsReadyExceeded);
+  const YAML::Node timeout = Get(item, "timeout");
+  const YAML::Node minutes = Get(item, "timeoutMinutes");
+  if (Present(timeout) && Present(minutes)) {
+    ctx.Error(minutes, Child(item_path, "timeoutMinutes"),
+              "Invalid value: give either timeout or timeoutMinutes, not both");
+    return rule;
+  }
+  std::optional<int64_t> micros;
+  std::string timeout_path = Child(item_path, "timeout");
+  if (Present(timeout)) {
+    micros = DurationField(ctx, timeout, timeout_path);
+  } else if (Present(minutes)) {
+    timeout_path = Child(item_path, "timeoutMinutes");
+    if (std::optional<int32_t> m = ctx.Int32(minutes, timeout_path)) {
+      micros = int64_t{*m} * 60 * 1'000'000;
+    }
+  }
+  if (micros.has_value() && *micros <= 0) {
+    ctx.Error(Present(timeout) ? timeout : minutes, timeout_path,
+              "Invalid value: the timeout must be positive (leave it out for no timeout)");
+    micros.reset();
+  }
+  rule.timeout = micros;
+  return rule;
+}
+
+// spec.flavorFungibility.fallbackStrategy (seed 002). The seed's YAML example spells it
+// flavorFallbackStrategy; both are read, both at once is an error.
+void ParseFallbackStrategy(ObjectContext& ctx, const YAML::Node& fungibility,
+                           const std::string& fungibility_path,
+                           std::optional<engine::FlavorFallbackSpec>& out) {
+  const bool canonical = Present(Get(fungibility, "fallbackStrategy"));
+  const bool seed_spelling = Present(Get(fungibility, "flavorFallbackStrategy"));
+  if (canonical && seed_spelling) {
+    ctx.Error(Get(fungibility, "flavorFallbackStrategy"),
+              Child(fungibility_path, "flavorFallbackStrategy"),
+              "Invalid value: give either fallbackStrategy or flavorFallbackStrategy, not both");
+    return;
+  }
+  const std::string_view key = seed_spelling ? "flavorFallbackStrategy" : "fallbackStrategy";
+  const std::string path = Child(fungibility_path, key);
+  std::optional<YAML::Node> node = OptionalMap(ctx, fungibility, key, path);
+  if (!node.has_value()) {
+    return;
+  }
+  ctx.CheckKeys(*node, path, {"failurePolicy", "strategy", "rules"});
+  engine::FlavorFallbackSpec spec;
+  spec.failure_policy = ctx.Enum<FallbackFailurePolicy>(
+                               Get(*node, "failurePolicy"), Child(path, "failurePolicy"),
+                               {{"DeactivateWorkload", FallbackFailurePolicy::kDeactivateWorkload},
+                                {"RetryAllFlavors", FallbackFailurePolicy::kRetryAllFlavors}})
+                            .value_or(FallbackFailurePolicy::kDeactivateWorkload);
+  // `strategy: TimeoutBased` appears in the seed's example; the trigger is per rule, so the only
+  // accepted value changes nothing.
+  (void)ctx.Enum<bool>(Get(*node, "strategy"), Child(path, "strategy"), {{"TimeoutBased", true}});
+  const std::string rules_path = Child(path, "rules");
+  if (std::optional<YAML::Node> rules = OptionalSequence(ctx, *node, "rules", rules_path)) {
+    for (size_t i = 0; i < rules->size(); ++i) {
+      const YAML::Node item = (*rules)[i];
+      const std::string item_path = Index(rules_path, i);
+      if (!ctx.ExpectMap(item, item_path)) {
+        spec.rules.emplace_back();  // keeps later indices aligned with the YAML
+        continue;
+      }
+      spec.rules.push_back(ParseFallbackRule(ctx, item, item_path));
+    }
+  }
+  out = std::move(spec);
+}
+
 void ParseFungibility(ObjectContext& ctx, const YAML::Node& spec,
                       engine::FlavorFungibilitySpec& out) {
   const std::string path = "spec.flavorFungibility";
@@ -171,7 +280,10 @@ void ParseFungibility(ObjectContext& ctx, const YAML::Node& spec,
   if (!node.has_value()) {
     return;
   }
-  ctx.CheckKeys(*node, path, {"whenCanBorrow", "whenCanPreempt", "preference"});
+  ctx.CheckKeys(*node, path,
+                {"whenCanBorrow", "whenCanPreempt", "preference", "fallbackStrategy",
+                 "flavorFallbackStrategy"});
+  ParseFallbackStrategy(ctx, *node, path, out.fallback);
   const bool v1beta1 = ctx.api_version() == kKueueV1beta1;
   const auto may_stop = FungibilityPolicy::kMayStopSearch;
   const auto try_next = FungibilityPolicy::kTryNextFlavor;
@@ -512,23 +624,6 @@ bool ParsePriorityClass(const YAML::Node& obj, ObjectContext& ctx, engine::Clust
 }
 
 namespace {
-
-std::optional<int64_t> DurationField(ObjectContext& ctx, const YAML::Node& node,
-                                     const std::string& path) {
-  if (!Present(node)) {
-    return std::nullopt;
-  }
-  std::optional<std::string> text = ctx.String(node, path);
-  if (!text) {
-    return std::nullopt;
-  }
-  engine::StatusOr<int64_t> d = ParseGoDuration(*text);
-  if (!d.ok()) {
-    ctx.Error(node, path, d.status().message());
-    return std::nullopt;
-  }
-  return *d;
-}
 
 void ParseWaitForPodsReady(const YAML::Node& obj, ObjectContext& ctx,
                            engine::ConfigurationSpec& config) {

@@ -128,9 +128,14 @@ struct ReplayReport {
   int64_t cycle_limit_hits = 0;
 
   // Flavor fallbacks (seed 002; docs/fallback.md). Reported only when `enabled`: some
-  // ClusterQueue has a fallback strategy.
+  // ClusterQueue has a fallback strategy, or the manifests model flavor supply (FlavorSupply), so
+  // that a replay without fallbacks can be compared with one with them.
   struct Fallbacks {
     bool enabled = false;
+    // Creation to the first PodsReady, in seconds: what a stockout delays and a fallback saves
+    // (time to admission does not see it: quota is reserved at once on a flavor that stocks out).
+    WaitStats time_to_start;
+    std::vector<int64_t> start_samples;        // µs, raw (merged over shards, then summarised)
     std::map<std::string, int64_t> by_flavor;  // attempts that fell back from the flavor
     int64_t timeouts = 0;                      // attempts ended by a flavor's timeout
     int64_t check_rejections = 0;              // attempts ended by AdmissionCheckRejected

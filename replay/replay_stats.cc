@@ -240,6 +240,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.cycles = report_.cycles;
   report.cycle_limit_hits = report_.cycle_limit_hits;
   report.fallbacks = report_.fallbacks;
+  report.fallbacks.time_to_start = SummarizeWaits(report.fallbacks.start_samples);
   report.start_time = start_;
   report.end_time = end;
 
@@ -377,6 +378,9 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     for (const auto& [key, q] : p.fallbacks.wasted_quota_seconds) {
       out.fallbacks.wasted_quota_seconds[key] += q;
     }
+    out.fallbacks.start_samples.insert(out.fallbacks.start_samples.end(),
+                                       p.fallbacks.start_samples.begin(),
+                                       p.fallbacks.start_samples.end());
     out.pending_at_end += p.pending_at_end;
     out.running_at_end += p.running_at_end;
     out.start_time = p.start_time;  // the same in every shard

@@ -188,6 +188,10 @@ void WriteFallbacks(JsonWriter& w, const ReplayReport::Fallbacks& f) {
   w.Int(f.exhausted);
   w.Key("retriesAllFlavors");
   w.Int(f.retries);
+  w.Key("timeToStart");
+  w.BeginObject();
+  WaitStatsFields(w, f.time_to_start);
+  w.EndObject();
   w.Key("timeouts");
   w.Int(f.timeouts);
   w.Key("wastedQuotaSeconds");

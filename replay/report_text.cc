@@ -283,6 +283,12 @@ void AppendOutcomes(std::string& out, const ReplayReport& r) {
                               "(all flavors failed), {} retried all flavors;",
                               f.timeouts, f.check_rejections, f.exhausted, f.retries),
                   items);
+    const WaitStats& s = f.time_to_start;
+    out += fmt::format(
+        "time to start (creation to pods ready): {} starts, mean {}, p50 {}, p90 {}, "
+        "p99 {}, max {}\n",
+        s.count, FormatSecondsShort(s.mean), FormatSecondsShort(s.p50), FormatSecondsShort(s.p90),
+        FormatSecondsShort(s.p99), FormatSecondsShort(s.max));
     std::vector<std::string> wasted;
     for (const auto& [key, q] : f.wasted_quota_seconds) {
       wasted.push_back(fmt::format("{} {:.0f}", key, q));

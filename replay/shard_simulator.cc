@@ -68,7 +68,8 @@ struct Track {
   bool pods_ready = false;
   bool evicting = false;
   bool ever_admitted = false;
-  bool finished = false;  // runtime over / Finished=True; quota may still be held (kRelease)
+  bool ever_started = false;  // pods were ready once
+  bool finished = false;      // runtime over / Finished=True; quota may still be held (kRelease)
   ReleaseCause release_cause = ReleaseCause::kFinished;
   int32_t pods_ready_timeouts = 0;
   TimeMicros created = 0;
@@ -89,6 +90,7 @@ struct ShardSimulator::Impl {
         logging(log_decisions),
         stats(state),
         supply(state.load.spec.flavor_supplies) {
+    stats.fallbacks().enabled = !state.load.spec.flavor_supplies.empty();
     for (const engine::ClusterQueueSpec& cq : state.load.spec.cluster_queues) {
       stats.fallbacks().enabled =
           stats.fallbacks().enabled || cq.flavor_fungibility.fallback.has_value();
@@ -343,6 +345,10 @@ struct ShardSimulator::Impl {
   void OnPodsReady(WorkloadId id) {
     Track& t = TrackOf(id);
     engine::OnFallbackPodsReady(cluster(), store().Get(id));
+    if (!t.ever_started && stats.fallbacks().enabled) {
+      stats.fallbacks().start_samples.push_back(now - t.created);
+    }
+    t.ever_started = true;
     t.pods_ready = true;
     t.run_started = now;
     if (t.runtime >= 0) {

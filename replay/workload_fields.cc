@@ -690,12 +690,55 @@ void ParseCheckStates(ObjectContext& ctx, const YAML::Node& status, engine::Work
   }
 }
 
+// status.flavorAssignmentHistory[] (seed 002): {resourceFlavor, assignmentTime} and tally's
+// {usedTime (Go duration), failed, failedBy}.
+void ParseFlavorHistory(ObjectContext& ctx, const YAML::Node& status, engine::WorkloadSpec& wl) {
+  const std::string path = "status.flavorAssignmentHistory";
+  std::optional<YAML::Node> list = OptionalSequence(ctx, status, "flavorAssignmentHistory", path);
+  if (!list.has_value()) {
+    return;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string item_path = fmt::format("{}[{}]", path, i);
+    const YAML::Node item = (*list)[i];
+    if (!ctx.ExpectMap(item, item_path)) {
+      continue;
+    }
+    ctx.CheckKeys(item, item_path,
+                  {"resourceFlavor", "assignmentTime", "usedTime", "failed", "failedBy"});
+    engine::WorkloadSpec::FlavorHistorySpec h;
+    std::optional<std::string> flavor =
+        ctx.String(Get(item, "resourceFlavor"), Child(item_path, "resourceFlavor"));
+    if (!flavor.has_value() || flavor->empty()) {
+      ctx.Error(item, Child(item_path, "resourceFlavor"), "Required value");
+      continue;
+    }
+    h.flavor = *flavor;
+    h.assignment_time = Time(ctx, Get(item, "assignmentTime"), Child(item_path, "assignmentTime"));
+    if (std::optional<std::string> used =
+            ctx.String(Get(item, "usedTime"), Child(item_path, "usedTime"))) {
+      engine::StatusOr<int64_t> d = ParseGoDuration(*used);
+      if (d.ok()) {
+        h.used = *d;
+      } else {
+        ctx.Error(Get(item, "usedTime"), Child(item_path, "usedTime"), d.status().message());
+      }
+    }
+    h.failed = ctx.Bool(Get(item, "failed"), Child(item_path, "failed")).value_or(false);
+    h.failed_by_check =
+        ctx.Enum<bool>(Get(item, "failedBy"), Child(item_path, "failedBy"),
+                       {{"TimeoutForPodsReadyExceeded", false}, {"AdmissionCheckRejected", true}})
+            .value_or(false);
+    wl.flavor_history.push_back(std::move(h));
+  }
+}
+
 void ParseWorkloadStatus(ObjectContext& ctx, const YAML::Node& status, engine::WorkloadSpec& wl) {
   ctx.CheckKeys(status, "status",
                 {"conditions", "admission", "requeueState", "reclaimablePods", "admissionChecks",
                  "resourceRequests", "accumulatedPastExecutionTimeSeconds",
                  "accumulatedPastExexcutionTimeSeconds", "schedulingStats", "nominatedClusterNames",
-                 "clusterName", "unhealthyNodes"});
+                 "clusterName", "unhealthyNodes", "flavorAssignmentHistory"});
   std::map<std::string, int32_t> pod_set_counts;
   for (const engine::PodSetSpec& ps : wl.pod_sets) {
     pod_set_counts.emplace(ps.name, ps.count);
@@ -724,6 +767,7 @@ void ParseWorkloadStatus(ObjectContext& ctx, const YAML::Node& status, engine::W
   }
   ParseReclaimablePods(ctx, status, pod_set_counts, wl);
   ParseCheckStates(ctx, status, wl);
+  ParseFlavorHistory(ctx, status, wl);
   const std::string requeue_path = "status.requeueState";
   if (std::optional<YAML::Node> requeue = OptionalMap(ctx, status, "requeueState", requeue_path)) {
     ctx.CheckKeys(*requeue, requeue_path, {"count", "requeueAt"});

@@ -97,7 +97,7 @@ ClusterSpec ValidSpec() {
   ClusterQueueSpec b = Queue("team-b", "", 5);
   b.resource_groups.push_back(CpuMemoryGroup("default", 1000, 1000));
   b.flavor_fungibility = {FungibilityPolicy::kTryNextFlavor, FungibilityPolicy::kTryNextFlavor,
-                          FungibilityPreference::kPreemptionOverBorrowing};
+                          FungibilityPreference::kPreemptionOverBorrowing, std::nullopt};
   b.fair_sharing_weight = 2.5;
   spec.cluster_queues.push_back(b);
   spec.local_queues.push_back(Local("ns-a", "queue", "team-a", 6));
@@ -398,6 +398,53 @@ TEST(ConfigValidationTest, FungibilityPreferenceNeedsTryNextFlavorTwice) {
   ExpectSingleIssue(spec, "spec.flavorFungibility.preference",
                     "preference can only be set when both whenCanBorrow and whenCanPreempt are "
                     "TryNextFlavor (they are MayStopSearch and TryNextFlavor)");
+}
+
+// Seed 002: team-a has flavors default and spot.
+FlavorFallbackSpec Fallback(std::vector<FallbackRuleSpec> rules) {
+  FlavorFallbackSpec f;
+  f.rules = std::move(rules);
+  return f;
+}
+
+constexpr int64_t kTenMinutes = int64_t{600} * 1'000'000;
+
+TEST(ConfigValidationTest, FallbackRulesOfTheQueuesFlavorsAreValid) {
+  ClusterSpec spec = ValidSpec();
+  TeamA(spec).flavor_fungibility.fallback =
+      Fallback({{"default", FallbackTrigger::kTimeoutForPodsReadyExceeded, kTenMinutes},
+                {"spot", FallbackTrigger::kTimeoutForPodsReadyExceeded, std::nullopt},
+                {"spot", FallbackTrigger::kAdmissionCheckRejected, std::nullopt},
+                {"*", FallbackTrigger::kAdmissionCheckRejected, std::nullopt}});
+  std::vector<ValidationIssue> issues = ValidateClusterSpec(spec);
+  EXPECT_TRUE(issues.empty()) << Dump(issues);
+}
+
+TEST(ConfigValidationTest, FallbackRuleNamesAFlavorOfTheQueue) {
+  ClusterSpec spec = ValidSpec();
+  TeamA(spec).flavor_fungibility.fallback =
+      Fallback({{"default", FallbackTrigger::kTimeoutForPodsReadyExceeded, kTenMinutes},
+                {"on-demand", FallbackTrigger::kTimeoutForPodsReadyExceeded, std::nullopt}});
+  ExpectSingleIssue(spec, "spec.flavorFungibility.fallbackStrategy.rules[1].name",
+                    "\"on-demand\": not a flavor of this ClusterQueue's resource groups "
+                    "(flavors: default, spot;");
+}
+
+TEST(ConfigValidationTest, FallbackRuleOncePerFlavorAndTrigger) {
+  ClusterSpec spec = ValidSpec();
+  TeamA(spec).flavor_fungibility.fallback =
+      Fallback({{"spot", FallbackTrigger::kTimeoutForPodsReadyExceeded, kTenMinutes},
+                {"spot", FallbackTrigger::kTimeoutForPodsReadyExceeded, std::nullopt}});
+  ExpectSingleIssue(spec, "spec.flavorFungibility.fallbackStrategy.rules[1].name",
+                    "a second TimeoutForPodsReadyExceeded rule for \"spot\"");
+}
+
+TEST(ConfigValidationTest, AdmissionCheckRejectedRuleHasNoTimeout) {
+  ClusterSpec spec = ValidSpec();
+  TeamA(spec).flavor_fungibility.fallback =
+      Fallback({{"*", FallbackTrigger::kAdmissionCheckRejected, kTenMinutes}});
+  ExpectSingleIssue(spec, "spec.flavorFungibility.fallbackStrategy.rules[0].timeout",
+                    "an AdmissionCheckRejected rule has no timeout");
 }
 
 TEST(ConfigValidationTest, FairSharingWeightNonNegative) {

@@ -234,7 +234,7 @@ class FungibilityTest : public FlavorAssignerTest {
     AddFlavor("f1");
     AddFlavor("f2");
     ClusterQueueSpec& a = AddCq("a", "c", {Group({"cpu"}, {{"f1", {4000}}, {"f2", {8000}}})});
-    a.flavor_fungibility = {borrow, preempt, preference};
+    a.flavor_fungibility = {borrow, preempt, preference, std::nullopt};
     a.preemption.within_cluster_queue = PreemptionPolicy::kLowerPriority;
     AddCq("b", "c", {Group({"cpu"}, {{"f1", {4000}}})});
     Build();
@@ -280,7 +280,7 @@ TEST_F(FungibilityTest, MayStopOnBothStopsAtTheFirstUsableFlavor) {
 TEST(FungibilityTableTest, ShouldTryNextFlavorMatchesTheDecisionTable) {
   using P = FungibilityPolicy;
   auto decide = [](PreemptionMode m, int borrow, P when_borrow, P when_preempt) {
-    FlavorFungibilitySpec f{when_borrow, when_preempt, FungibilityPreference::kUnset};
+    FlavorFungibilitySpec f{when_borrow, when_preempt, FungibilityPreference::kUnset, std::nullopt};
     return ShouldTryNextFlavor({m, borrow}, f) ? "continue" : "stop";
   };
   const P stop = P::kMayStopSearch;

@@ -113,7 +113,7 @@ TEST_F(FallbackTest, SaturatedFirstFlavorThenSecondFailsThenThirdWhileFirstIsSti
   EXPECT_NE(f3[0].find(TimeField(601)), std::string::npos) << f3[0];
   EXPECT_NE(
       f3[0].find(R"("f2":{"assignmentTime":")" + testing::At(1)
-                 + R"(","failed":true,"failedBy":"TimeoutForPodsReadyExceeded","used":"10m0s"})"),
+                 + R"(","failed":true,"failedBy":"TimeoutForPodsReadyExceeded","used":"10m"})"),
       std::string::npos)
       << f3[0];
   EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/w", TimeField(661)}));

@@ -497,6 +497,123 @@ spec:
             "\"TryNextFlavor\"");
 }
 
+// Seed 002: both spellings of the strategy and of the timeout.
+constexpr char kFallbackFlavors[] = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: reservation}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: spot}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: on-demand}
+---
+)";
+
+std::string FallbackQueue(const std::string& fungibility) {
+  return std::string(kFallbackFlavors) + R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - {name: reservation, resources: [{name: cpu, nominalQuota: 4}]}
+    - {name: spot, resources: [{name: cpu, nominalQuota: 4}]}
+    - {name: on-demand, resources: [{name: cpu, nominalQuota: 4}]}
+  flavorFungibility:
+    whenCanBorrow: TryNextFlavor
+)" + fungibility;
+}
+
+TEST(ManifestLoaderTest, FallbackStrategy) {
+  LoadResult r = Load(FallbackQueue(R"(    fallbackStrategy:
+      failurePolicy: RetryAllFlavors
+      rules:
+      - name: reservation
+        timeout: 10m
+      - {name: spot, timeout: 1h30m}
+      - {name: "*", trigger: AdmissionCheckRejected}
+      - name: on-demand
+)"));
+  ASSERT_TRUE(r.ok()) << Dump(r.errors);
+  const std::optional<engine::FlavorFallbackSpec>& f =
+      r.spec.cluster_queues[0].flavor_fungibility.fallback;
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->failure_policy, engine::FallbackFailurePolicy::kRetryAllFlavors);
+  ASSERT_EQ(f->rules.size(), 4u);
+  EXPECT_EQ(f->rules[0].flavor, "reservation");
+  EXPECT_EQ(f->rules[0].trigger, engine::FallbackTrigger::kTimeoutForPodsReadyExceeded);
+  EXPECT_EQ(f->rules[0].timeout, int64_t{600} * 1'000'000);
+  EXPECT_EQ(f->rules[1].timeout, int64_t{5400} * 1'000'000);
+  EXPECT_EQ(f->rules[2].flavor, "*");
+  EXPECT_EQ(f->rules[2].trigger, engine::FallbackTrigger::kAdmissionCheckRejected);
+  EXPECT_FALSE(f->rules[2].timeout.has_value());
+  EXPECT_FALSE(f->rules[3].timeout.has_value());  // no timeout: never left
+}
+
+TEST(ManifestLoaderTest, FallbackStrategySeedSpellings) {
+  LoadResult r = Load(FallbackQueue(R"(    flavorFallbackStrategy:
+      strategy: TimeoutBased
+      rules:
+      - {name: reservation, timeoutMinutes: 10}
+)"));
+  ASSERT_TRUE(r.ok()) << Dump(r.errors);
+  const std::optional<engine::FlavorFallbackSpec>& f =
+      r.spec.cluster_queues[0].flavor_fungibility.fallback;
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->failure_policy, engine::FallbackFailurePolicy::kDeactivateWorkload);  // default
+  ASSERT_EQ(f->rules.size(), 1u);
+  EXPECT_EQ(f->rules[0].timeout, int64_t{600} * 1'000'000);
+}
+
+TEST(ManifestLoaderTest, FallbackStrategyErrorsNameTheField) {
+  struct Case {
+    std::string fungibility;
+    std::string path;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"    fallbackStrategy: {rules: []}\n    flavorFallbackStrategy: {rules: []}\n",
+       "spec.flavorFungibility.flavorFallbackStrategy", "not both"},
+      {"    fallbackStrategy: {failurePolicy: Evict}\n",
+       "spec.flavorFungibility.fallbackStrategy.failurePolicy",
+       "supported values: \"DeactivateWorkload\", \"RetryAllFlavors\""},
+      {"    fallbackStrategy: {strategy: AdmissionCheckBased}\n",
+       "spec.flavorFungibility.fallbackStrategy.strategy", "supported values: \"TimeoutBased\""},
+      {"    fallbackStrategy: {rules: [{timeout: 10m}]}\n",
+       "spec.flavorFungibility.fallbackStrategy.rules[0].name", "Required value"},
+      {"    fallbackStrategy: {rules: [{name: spot, timeout: 10m, timeoutMinutes: 10}]}\n",
+       "spec.flavorFungibility.fallbackStrategy.rules[0].timeoutMinutes", "not both"},
+      {"    fallbackStrategy: {rules: [{name: spot, timeout: ten}]}\n",
+       "spec.flavorFungibility.fallbackStrategy.rules[0].timeout", ""},
+      {"    fallbackStrategy: {rules: [{name: spot, timeoutMinutes: 0}]}\n",
+       "spec.flavorFungibility.fallbackStrategy.rules[0].timeoutMinutes", "must be positive"},
+      {"    fallbackStrategy: {rules: [{name: spot, trigger: PodFailed}]}\n",
+       "spec.flavorFungibility.fallbackStrategy.rules[0].trigger",
+       "\"TimeoutForPodsReadyExceeded\", \"AdmissionCheckRejected\""},
+      {"    fallbackStrategy: {rules: [{name: gpu}]}\n",
+       "spec.flavorFungibility.fallbackStrategy.rules[0].name",
+       "not a flavor of this ClusterQueue"},
+  };
+  for (const Case& c : cases) {
+    LoadResult r = Load(FallbackQueue(c.fungibility));
+    ASSERT_EQ(r.errors.size(), 1u) << c.fungibility << Dump(r.errors);
+    EXPECT_EQ(r.errors[0].field_path, c.path) << c.fungibility;
+    EXPECT_TRUE(Contains(r.errors[0].message, c.message)) << c.fungibility;
+    EXPECT_GT(r.errors[0].line, 0) << c.fungibility;
+  }
+  // A misspelt key is dropped by the API server: a warning, as for every other kind.
+  LoadResult typo =
+      Load(FallbackQueue("    fallbackStrategy: {rules: [{name: spot, timeot: 10m}]}\n"));
+  EXPECT_TRUE(typo.ok()) << Dump(typo.errors);
+  ASSERT_EQ(typo.warnings.size(), 1u) << Dump(typo.warnings);
+  EXPECT_EQ(typo.warnings[0].field_path, "spec.flavorFungibility.fallbackStrategy.rules[0].timeot");
+}
+
 TEST(ManifestLoaderTest, FlavorsPriorityClassesAndLocalQueues) {
   LoadResult r = Load(R"(apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
