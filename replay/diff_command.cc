@@ -200,6 +200,10 @@ ReplayDiff ComputeDiff(const ReplayOutputs& a, const ReplayOutputs& b, int top) 
   count("deactivated", &ReportFigures::deactivated);
   count("workloadsAdmitted", &ReportFigures::workloads_admitted);
   d.overall = MakeWaitDelta("", &ra.overall, &rb.overall);
+  if (ra.has_time_to_start || rb.has_time_to_start) {
+    d.time_to_start = MakeWaitDelta("", ra.has_time_to_start ? &ra.time_to_start : nullptr,
+                                    rb.has_time_to_start ? &rb.time_to_start : nullptr);
+  }
   d.by_cluster_queue = GroupDeltas(ra.by_cluster_queue, rb.by_cluster_queue);
   d.by_class = GroupDeltas(ra.by_class, rb.by_class);
 
@@ -351,6 +355,11 @@ std::string FormatDiffText(const ReplayDiff& d) {
     for (const WaitDelta& w : d.by_class) {
       WaitRows(out, w.name.empty() ? "(none)" : w.name, w);
     }
+  }
+  if (d.time_to_start.has_value()) {
+    out += fmt::format("\n{:<{}} {:<6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "time to start",
+                       kNameWidth, "", "count", "mean", "p50", "p90", "p99", "max");
+    WaitRows(out, "creation to pods ready", *d.time_to_start);
   }
   out += fmt::format("\n{:<46} {:>8} {:>8} {:>9}\n", "utilisation (mean usage / nominal)", "A", "B",
                      "change");
@@ -526,6 +535,10 @@ std::string FormatDiffJson(const ReplayDiff& d) {
   w.Key("overall");
   WaitJson(w, d.overall, false);
   w.EndObject();
+  if (d.time_to_start.has_value()) {
+    w.Key("timeToStart");
+    WaitJson(w, *d.time_to_start, false);
+  }
   w.Key("usage");
   w.BeginArray();
   for (const UsageDelta& u : d.usage) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ struct ReplayDiff {
   // runningAtEnd, deleted, deactivated, workloadsAdmitted.
   std::vector<std::pair<std::string, Delta>> outcomes;
   WaitDelta overall;
+  // Time to start (creation to first pods ready), when either report has it (fallbacks).
+  std::optional<WaitDelta> time_to_start;
   std::vector<WaitDelta> by_cluster_queue;  // union of both reports, sorted by name
   std::vector<WaitDelta> by_class;
   std::vector<UsageDelta> usage;  // union, sorted by (clusterQueue, flavor, resource)

@@ -107,6 +107,15 @@ engine::StatusOr<ReportFigures> ParseReportFigures(std::string_view json, std::s
     }
   }
 
+  simdjson::dom::element fallbacks;
+  if (!r.failed() && o["fallbacks"].get(fallbacks) == simdjson::SUCCESS) {
+    simdjson::dom::element start;
+    if (fallbacks["timeToStart"].get(start) == simdjson::SUCCESS) {
+      f.has_time_to_start = true;
+      f.time_to_start = ReadWaits(r, start, "outcomes.fallbacks.timeToStart");
+    }
+  }
+
   simdjson::dom::element tta = r.Get(doc, "timeToAdmission", "timeToAdmission");
   if (!r.failed()) {
     f.overall =

@@ -72,6 +72,10 @@ struct ReportFigures {
   int64_t workloads_created = 0;
   int64_t workloads_admitted = 0;
   WaitFigures overall;
+  // outcomes.fallbacks.timeToStart (creation to first pods ready), present only when the replay
+  // modelled fallbacks or flavor supply (docs/fallback.md).
+  bool has_time_to_start = false;
+  WaitFigures time_to_start;
   std::vector<NamedWaitFigures> by_cluster_queue;   // sorted by name
   std::vector<NamedWaitFigures> by_class;           // sorted by name; "" = no class label
   std::vector<UsageFigures> usage;                  // sorted by (clusterQueue, flavor, resource)

@@ -405,6 +405,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
            < std::tie(b.cluster_queue, b.flavor, b.resource);
   });
   out.wait_overall = SummarizeWaits(std::move(all.overall));
+  out.fallbacks.time_to_start = SummarizeWaits(out.fallbacks.start_samples);
   out.wait_by_local_queue.clear();
   for (auto& [name, values] : all.by_local_queue) {
     out.wait_by_local_queue.push_back({name, SummarizeWaits(std::move(values))});

@@ -713,6 +713,15 @@ void ParseFlavorHistory(ObjectContext& ctx, const YAML::Node& status, engine::Wo
       ctx.Error(item, Child(item_path, "resourceFlavor"), "Required value");
       continue;
     }
+    if (std::any_of(wl.flavor_history.begin(), wl.flavor_history.end(),
+                    [&](const engine::WorkloadSpec::FlavorHistorySpec& seen) {
+                      return seen.flavor == *flavor;
+                    })) {
+      // +listMapKey=resourceFlavor: one entry per flavor.
+      ctx.Error(Get(item, "resourceFlavor"), Child(item_path, "resourceFlavor"),
+                fmt::format("Duplicate value: \"{}\"", *flavor));
+      continue;
+    }
     h.flavor = *flavor;
     h.assignment_time = Time(ctx, Get(item, "assignmentTime"), Child(item_path, "assignmentTime"));
     if (std::optional<std::string> used =

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -49,6 +50,7 @@ struct Fixture {
   double util_b_gpu = 0.8;
   int nominal_a_gpu = 8;
   int team_a_preempted = 1;
+  std::optional<Waits> time_to_start;  // outcomes.fallbacks.timeToStart
 };
 
 std::string ReportJson(const Fixture& f) {
@@ -67,11 +69,15 @@ std::string ReportJson(const Fixture& f) {
     by_cq += R"(,{"name":"a<b&c","count":1,"max":1,"mean":1,"p50":1,"p90":1,"p99":1})";
     cqs += R"(,{"admitted":1,"name":"a<b&c","pendingAtEnd":0,"preempted":0,"runningAtEnd":0})";
   }
+  const std::string fallbacks =
+      f.time_to_start.has_value() ? fmt::format(
+          R"("fallbacks":{{"timeToStart":{{{}}},"timeouts":1}},)", WaitsJson(*f.time_to_start))
+                                  : "";
   return fmt::format(
       R"({{"clusterQueues":[{cqs}],"engine":{{}},"input":{{"errors":[],"eventsFile":"trace.jsonl"}},)"
       R"("model":{{"mode":"policy-only","settings":{{}}}},)"
       R"("outcomes":{{"admissions":{adm},"cycles":3,"deactivated":0,"deleted":1,)"
-      R"("evictionsByReason":{{"Preempted":{ep},"PodsReadyTimeout":{et}}},"finished":5,)"
+      R"("evictionsByReason":{{"Preempted":{ep},"PodsReadyTimeout":{et}}},{fallbacks}"finished":5,)"
       R"("pendingAtEnd":{pend},"preemptions":{pre},"requeues":1,"runningAtEnd":3,)"
       R"("workloadsAdmitted":8,"workloadsCreated":11,"workloadsInitiallyAdmitted":0}},)"
       R"("schemaVersion":1,"series":{{}},)"
@@ -83,7 +89,8 @@ std::string ReportJson(const Fixture& f) {
       fmt::arg("et", f.evicted_timeout), fmt::arg("pend", f.pending),
       fmt::arg("pre", f.preemptions), fmt::arg("none", WaitsJson(f.team_a)),
       fmt::arg("batch", WaitsJson(f.team_b)), fmt::arg("bycq", by_cq),
-      fmt::arg("overall", WaitsJson(f.overall)), fmt::arg("usage", usage));
+      fmt::arg("overall", WaitsJson(f.overall)), fmt::arg("usage", usage),
+      fmt::arg("fallbacks", fallbacks));
 }
 
 std::string At(int seconds) {
@@ -183,6 +190,31 @@ TEST_F(DiffGateTest, ReadsReportFigures) {
       << bad.status().message();
   EXPECT_FALSE(ParseReportFigures("{", "x.json").ok());
   EXPECT_FALSE(ParseReportFigures(R"({"schemaVersion":2})", "x.json").ok());
+}
+
+TEST_F(DiffGateTest, TimeToStartOnlyWhenAReportHasFallbacks) {
+  Fixture plain;
+  Fixture with_fallbacks;
+  with_fallbacks.time_to_start = Waits{8, 600, 120, 1200, 1800, 2400};
+  engine::StatusOr<ReportFigures> r = ParseReportFigures(ReportJson(with_fallbacks), "r");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_TRUE(r->has_time_to_start);
+  EXPECT_DOUBLE_EQ(r->time_to_start.p99, 1800);
+  EXPECT_EQ(r->time_to_start.count, 8);
+
+  ReplayOutputs a{"a", *ParseReportFigures(ReportJson(plain), "a"), {}};
+  ReplayOutputs b{"b", *r, {}};
+  EXPECT_FALSE(a.report.has_time_to_start);
+  EXPECT_FALSE(ComputeDiff(a, a, 5).time_to_start.has_value());
+  EXPECT_EQ(FormatDiffText(ComputeDiff(a, a, 5)).find("time to start"), std::string::npos);
+  ReplayDiff d = ComputeDiff(a, b, 5);
+  ASSERT_TRUE(d.time_to_start.has_value());
+  EXPECT_FALSE(d.time_to_start->in_a);
+  EXPECT_TRUE(d.time_to_start->in_b);
+  EXPECT_DOUBLE_EQ(d.time_to_start->mean.change(), 600);
+  EXPECT_NE(FormatDiffText(d).find("time to start"), std::string::npos);
+  EXPECT_NE(FormatDiffJson(d).find(R"("timeToStart":{"count":{"a":0,"b":8)"), std::string::npos)
+      << FormatDiffJson(d);
 }
 
 TEST_F(DiffGateTest, SummarisesDecisions) {

@@ -3,6 +3,8 @@
 // trigger, several resource groups, the interleaving the seed warns about, and the report.
 #include <fmt/format.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -244,11 +246,79 @@ spec: {controllerName: kueue.x-k8s.io/provisioning-request})";
 }
 
 // Without any fallback strategy the report has no fallbacks section and nothing changes.
+// A recorded workload that already failed f1 (status.flavorAssignmentHistory) resumes where it
+// was: f1 stays excluded although it is free, and the history carries into the decisions.
+TEST_F(FallbackTest, RecordedHistoryExcludesFailedFlavors) {
+  std::string wl = WorkloadJson("w", "4");
+  wl.insert(wl.size() - 1,
+            fmt::format(R"(,"status":{{"flavorAssignmentHistory":[{{"resourceFlavor":"f1",)"
+                        R"("assignmentTime":"{}","usedTime":"10m","failed":true,)"
+                        R"("failedBy":"TimeoutForPodsReadyExceeded"}}]}})",
+                        testing::At(0)));
+  Outcome o = Replay(ThreeFlavors("DeactivateWorkload", ""), {Added(700, wl, "1m")});
+  ASSERT_TRUE(o.completed);
+  std::vector<std::string> admitted = o.Find({R"("type":"Admitted")", "ns/w"});
+  ASSERT_EQ(admitted.size(), 1u);
+  EXPECT_NE(admitted[0].find(FlavorOf("f2")), std::string::npos) << admitted[0];
+  EXPECT_NE(admitted[0].find(R"("f1":{"assignmentTime":")" + testing::At(0)
+                             + R"(","failed":true,"failedBy":"TimeoutForPodsReadyExceeded")"),
+            std::string::npos)
+      << admitted[0];
+}
+
 TEST_F(FallbackTest, NoStrategyNoFallbackSection) {
   Outcome o = Replay(testing::Manifests("4"), {Added(0, WorkloadJson("w", "4"), "1m")});
   ASSERT_TRUE(o.completed);
   EXPECT_FALSE(o.report.fallbacks.enabled);
   EXPECT_FALSE(o.Has({"flavorAssignmentHistory"}));
+}
+
+// The shipped scenarios (data/fallback/README.md): with the strategy, jobs start sooner than
+// without it, where a stocked-out flavor would otherwise hold them until the pods-ready timeout.
+std::string ShippedFile(const std::string& relative) {
+  std::ifstream in(std::string(TALLY_SOURCE_DIR) + "/data/fallback/" + relative);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> ShippedEvents(const std::string& scenario) {
+  std::istringstream in(ShippedFile(scenario + "/events.jsonl"));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(R"({"format")", 0) != 0) {  // the optional header is not an event
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+TEST_F(FallbackTest, ShippedSpotStockoutStartsSoonerWithTheStrategy) {
+  const std::vector<std::string> events = ShippedEvents("spot-stockout");
+  ASSERT_EQ(events.size(), 192u);
+  Outcome with = Replay(ShippedFile("spot-stockout/manifests.yaml"), events);
+  Outcome without = Replay(ShippedFile("spot-stockout/manifests-no-fallback.yaml"), events);
+  ASSERT_TRUE(with.completed && without.completed);
+  const WaitStats& a = with.report.fallbacks.time_to_start;
+  const WaitStats& b = without.report.fallbacks.time_to_start;
+  EXPECT_EQ(a.count, 192);
+  EXPECT_EQ(b.count, 192);
+  EXPECT_LT(a.mean, b.mean / 3);  // 5.7 minutes against 21.4
+  EXPECT_LT(a.p99, b.p99 / 5);    // 20.8 minutes against 3.35 hours
+  // Without the strategy the stocked-out spot attempts end in the pods-ready timeout instead.
+  EXPECT_EQ(with.report.fallbacks.by_flavor.at("spot"), with.report.fallbacks.timeouts);
+  EXPECT_GT(without.report.evictions_by_reason.at("PodsReadyTimeout"), 0);
+  EXPECT_EQ(with.report.evictions_by_reason.count("PodsReadyTimeout"), 0u);
+}
+
+TEST_F(FallbackTest, ShippedFlavorAbcCutsTheTailAtTheCostOfWastedQuota) {
+  const std::vector<std::string> events = ShippedEvents("flavor-abc");
+  ASSERT_EQ(events.size(), 236u);
+  Outcome with = Replay(ShippedFile("flavor-abc/manifests.yaml"), events);
+  Outcome without = Replay(ShippedFile("flavor-abc/manifests-no-fallback.yaml"), events);
+  ASSERT_TRUE(with.completed && without.completed);
+  EXPECT_LT(with.report.fallbacks.time_to_start.p99, without.report.fallbacks.time_to_start.p99);
+  EXPECT_GT(with.report.fallbacks.wasted_quota_seconds.at("flavor-b/cpu"), 0.0);
 }
 
 }  // namespace

@@ -289,6 +289,15 @@ status:
   requeueState:
     count: 3
     requeueAt: "2024-03-19T21:00:00Z"
+  flavorAssignmentHistory:
+  - resourceFlavor: reservation
+    assignmentTime: "2024-03-19T20:30:00Z"
+    usedTime: 10m0s
+    failed: true
+    failedBy: TimeoutForPodsReadyExceeded
+  - resourceFlavor: spot
+    assignmentTime: "2024-03-19T20:50:00Z"
+    usedTime: 1m30s
   accumulatedPastExecutionTimeSeconds: 120
 )";
 
@@ -400,6 +409,15 @@ TEST(WorkloadLoaderTest, EveryFieldV1beta2) {
   EXPECT_EQ(wl.admission_checks[1].state, engine::CheckState::kRetry);
   EXPECT_EQ(wl.requeue_count, 3);
   EXPECT_EQ(wl.requeue_at, Micros("2024-03-19T21:00:00Z"));
+  ASSERT_EQ(wl.flavor_history.size(), 2u);
+  EXPECT_EQ(wl.flavor_history[0].flavor, "reservation");
+  EXPECT_EQ(wl.flavor_history[0].assignment_time, Micros("2024-03-19T20:30:00Z"));
+  EXPECT_EQ(wl.flavor_history[0].used, int64_t{600} * 1'000'000);
+  EXPECT_TRUE(wl.flavor_history[0].failed);
+  EXPECT_FALSE(wl.flavor_history[0].failed_by_check);
+  EXPECT_EQ(wl.flavor_history[1].flavor, "spot");
+  EXPECT_EQ(wl.flavor_history[1].used, int64_t{90} * 1'000'000);
+  EXPECT_FALSE(wl.flavor_history[1].failed);
 
   // Only the reference warnings: no LocalQueue and no ClusterQueue in this input.
   ASSERT_EQ(r.warnings.size(), 2u) << Dump(r.warnings);
@@ -1042,6 +1060,15 @@ TEST(WorkloadLoaderTest, StatusRules) {
       {"admissionChecks: [{state: Ready}]", "status.admissionChecks[0].name", "Required value"},
       {"admissionChecks: [{name: a, state: Ready}, {name: a, state: Pending}]",
        "status.admissionChecks[1].name", "Duplicate value: \"a\""},
+      {"flavorAssignmentHistory: [{assignmentTime: \"2024-03-19T20:50:00Z\"}]",
+       "status.flavorAssignmentHistory[0].resourceFlavor", "Required value"},
+      {"flavorAssignmentHistory: [{resourceFlavor: spot, usedTime: 10 minutes}]",
+       "status.flavorAssignmentHistory[0].usedTime", ""},
+      {"flavorAssignmentHistory: [{resourceFlavor: spot, failedBy: Preempted}]",
+       "status.flavorAssignmentHistory[0].failedBy",
+       "supported values: \"TimeoutForPodsReadyExceeded\", \"AdmissionCheckRejected\""},
+      {"flavorAssignmentHistory: [{resourceFlavor: spot}, {resourceFlavor: spot}]",
+       "status.flavorAssignmentHistory[1].resourceFlavor", "Duplicate value: \"spot\""},
       {"requeueState: {count: -1}", "status.requeueState.count",
        "must be greater than or equal to 0"},
       {"requeueState: {requeueAt: 2024-03-19}", "status.requeueState.requeueAt", "no time of day"},
