@@ -78,6 +78,9 @@ void DescribeObject(const engine::ClusterSpec& spec, std::string& kind, std::str
   } else if (!spec.admission_checks.empty()) {
     kind = "AdmissionCheck";
     name = spec.admission_checks[0].name;
+  } else if (!spec.flavor_supplies.empty()) {
+    kind = "FlavorSupply";
+    name = spec.flavor_supplies[0].name;
   } else if (spec.configuration.present) {
     kind = "Configuration";
   }
@@ -362,9 +365,9 @@ ReadResult EventLineParser::ParseDeletedObject(std::string_view object_json, Tra
   }
   event.name = std::string(name);
   static constexpr std::string_view kNamespaced[] = {"Workload", "LocalQueue"};
-  static constexpr std::string_view kClusterScoped[] = {"ClusterQueue",   "Cohort",
-                                                        "ResourceFlavor", "WorkloadPriorityClass",
-                                                        "AdmissionCheck", "Namespace"};
+  static constexpr std::string_view kClusterScoped[] = {
+      "ClusterQueue",   "Cohort",    "ResourceFlavor", "WorkloadPriorityClass",
+      "AdmissionCheck", "Namespace", "FlavorSupply"};
   bool namespaced =
       std::find(std::begin(kNamespaced), std::end(kNamespaced), kind) != std::end(kNamespaced);
   if (namespaced) {

@@ -17,12 +17,21 @@ uint64_t Mix(uint64_t x) {  // splitmix64's finaliser
 
 FlavorSupplyModel::FlavorSupplyModel(const std::vector<engine::FlavorSupplySpec>& specs) {
   for (const engine::FlavorSupplySpec& s : specs) {
-    engine::FlavorSupplySpec& out = by_flavor_[s.flavor];
-    out = s;  // a later object for the same flavor replaces an earlier one
-    std::sort(
-        out.stockouts.begin(), out.stockouts.end(),
-        [](const engine::TimeWindow& a, const engine::TimeWindow& b) { return a.from < b.from; });
+    Upsert(s);  // a later object for the same flavor replaces an earlier one
   }
+}
+
+void FlavorSupplyModel::Upsert(const engine::FlavorSupplySpec& spec) {
+  Erase(spec.name);
+  engine::FlavorSupplySpec& out = by_flavor_[spec.flavor];
+  out = spec;
+  std::sort(
+      out.stockouts.begin(), out.stockouts.end(),
+      [](const engine::TimeWindow& a, const engine::TimeWindow& b) { return a.from < b.from; });
+}
+
+void FlavorSupplyModel::Erase(std::string_view name) {
+  std::erase_if(by_flavor_, [&](const auto& entry) { return entry.second.name == name; });
 }
 
 const engine::FlavorSupplySpec* FlavorSupplyModel::Find(std::string_view flavor) const {

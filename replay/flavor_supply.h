@@ -22,6 +22,11 @@ class FlavorSupplyModel {
   explicit FlavorSupplyModel(const std::vector<engine::FlavorSupplySpec>& specs);
 
   bool empty() const { return by_flavor_.empty(); }
+  // A FlavorSupply object added or modified mid-trace: replaces the model of its flavor (and any
+  // entry the object named before, should its spec.flavor have changed).
+  void Upsert(const engine::FlavorSupplySpec& spec);
+  // A FlavorSupply object deleted mid-trace (by metadata.name): its flavor delivers normally.
+  void Erase(std::string_view name);
   // The stockout window of `flavor` containing `t`, or nullptr.
   const engine::TimeWindow* StockoutAt(std::string_view flavor, engine::TimeMicros t) const;
   // The first instant >= t outside every stockout window of `flavor`.

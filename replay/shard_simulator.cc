@@ -345,7 +345,7 @@ struct ShardSimulator::Impl {
   void OnPodsReady(WorkloadId id) {
     Track& t = TrackOf(id);
     engine::OnFallbackPodsReady(cluster(), store().Get(id));
-    if (!t.ever_started && stats.fallbacks().enabled) {
+    if (!t.ever_started) {  // kept even while no fallback is configured: one may come mid-trace
       stats.fallbacks().start_samples.push_back(now - t.created);
     }
     t.ever_started = true;
@@ -835,6 +835,13 @@ struct ShardSimulator::Impl {
     const engine::ClusterSpec& o = event.object;
     bool deleted = event.type == EventType::kDeleted;
     const std::string& kind = event.kind;
+    if (kind == "FlavorSupply") {
+      // The replay's own model, not Kueue's configuration: attempts already under way keep the
+      // pods-ready time they were given; later ones see the new supply.
+      deleted ? supply.Erase(event.name) : supply.Upsert(o.flavor_supplies[0]);
+      stats.fallbacks().enabled = true;
+      return true;
+    }
     if (kind == "ResourceFlavor") {
       deleted ? cluster().DeleteFlavor(event.name) : cluster().UpsertFlavor(o.flavors[0]);
     } else if (kind == "Cohort") {
@@ -842,6 +849,9 @@ struct ShardSimulator::Impl {
     } else if (kind == "ClusterQueue") {
       deleted ? cluster().DeleteClusterQueue(event.name)
               : cluster().UpsertClusterQueue(o.cluster_queues[0]);
+      if (!deleted && o.cluster_queues[0].flavor_fungibility.fallback.has_value()) {
+        stats.fallbacks().enabled = true;
+      }
     } else if (kind == "Namespace") {
       std::erase_if(namespaces, [&](const auto& n) { return n.name == event.name; });
       if (!deleted) {

@@ -266,6 +266,27 @@ TEST_F(FallbackTest, RecordedHistoryExcludesFailedFlavors) {
       << admitted[0];
 }
 
+// FlavorSupply in the trace: a stockout announced at t=0 makes w fall back from f1; once the
+// object is deleted, f1 delivers again for x.
+TEST_F(FallbackTest, FlavorSupplyEventsChangeTheModelMidTrace) {
+  const std::string supply = fmt::format(
+      R"({{"apiVersion":"replay.tally.dev/v1alpha1","kind":"FlavorSupply","metadata":{{"name":"f1-supply"}},)"
+      R"("spec":{{"flavor":"f1","stockouts":[{{"from":"{}","to":"{}"}}]}}}})",
+      testing::At(0), testing::At(86400));
+  Outcome o =
+      Replay(ThreeFlavors("DeactivateWorkload", ""),
+             {testing::Event("ADDED", 0, supply), Added(1, WorkloadJson("w", "4"), "1m"),
+              testing::Event("DELETED", 1000, supply), Added(1001, WorkloadJson("x", "4"), "1m")});
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_read, 4);
+  EXPECT_EQ(o.report.events_applied, 4);
+  EXPECT_TRUE(o.Has({R"("type":"Evicted")", "ns/w", R"("failedFlavors":"f1")", TimeField(601)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/w", FlavorOf("f2"), TimeField(601)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/x", FlavorOf("f1"), TimeField(1001)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/x", TimeField(1061)}));
+  EXPECT_EQ(o.report.fallbacks.time_to_start.count, 2);
+}
+
 TEST_F(FallbackTest, NoStrategyNoFallbackSection) {
   Outcome o = Replay(testing::Manifests("4"), {Added(0, WorkloadJson("w", "4"), "1m")});
   ASSERT_TRUE(o.completed);
