@@ -50,6 +50,12 @@ void Cluster::Apply(const ClusterSpec& spec) {
   for (const AdmissionCheckSpec& check : spec.admission_checks) {
     UpsertAdmissionCheck(check);
   }
+  for (const ResourceClassSpec& rc : spec.resource_classes) {
+    UpsertResourceClass(rc);
+  }
+  for (const NodeSpec& node : spec.nodes) {
+    UpsertNode(node);  // nothing is allocated yet: no owner to evict
+  }
   Refresh();
 }
 

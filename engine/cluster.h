@@ -29,6 +29,7 @@
 #include "engine/base/ids.h"
 #include "engine/base/name_table.h"
 #include "engine/cluster_spec.h"
+#include "engine/device_inventory.h"
 #include "engine/resource_tree.h"
 
 namespace engine {
@@ -85,6 +86,16 @@ class Cluster {
   void UpsertPriorityClass(const PriorityClassSpec& spec);
   void UpsertAdmissionCheck(const AdmissionCheckSpec& spec);
   void Refresh();
+
+  // --- Devices under the flavors (seed 001; engine/device_inventory.h) ---
+  // Node changes return the workloads (WorkloadId indexes) that held devices on a node that went
+  // away or changed: their devices are released; the caller evicts them.
+  void UpsertResourceClass(const ResourceClassSpec& spec) { devices_.UpsertClass(spec); }
+  void DeleteResourceClass(std::string_view name) { devices_.DeleteClass(name); }
+  std::vector<uint32_t> UpsertNode(const NodeSpec& spec) { return devices_.UpsertNode(spec); }
+  std::vector<uint32_t> DeleteNode(std::string_view name) { return devices_.DeleteNode(name); }
+  const DeviceInventory& devices() const { return devices_; }
+  DeviceInventory& mutable_devices() { return devices_; }
 
   // --- Names and slots ---
   std::optional<CqId> FindClusterQueue(std::string_view name) const { return cqs_.Find(name); }
@@ -191,6 +202,7 @@ class Cluster {
   std::vector<PriorityClassSpec> priority_classes_;
   ConfigurationSpec configuration_;
   std::unordered_map<std::string, bool> admission_checks_;  // name -> active
+  DeviceInventory devices_;
   ResourceTree tree_;
 };
 

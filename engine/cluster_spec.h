@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/config.h"
+#include "engine/device_spec.h"
 #include "engine/workload_spec.h"
 
 namespace engine {
@@ -41,7 +42,9 @@ struct ClusterSpec {
   std::vector<WorkloadSpec> workloads;
   std::vector<NamespaceSpec> namespaces;
   std::vector<AdmissionCheckSpec> admission_checks;
-  std::vector<FlavorSupplySpec> flavor_supplies;  // replay model, not Kueue
+  std::vector<FlavorSupplySpec> flavor_supplies;    // replay model, not Kueue
+  std::vector<ResourceClassSpec> resource_classes;  // seed 001
+  std::vector<NodeSpec> nodes;                      // with their devices (seed 001)
 };
 
 }  // namespace engine

@@ -81,6 +81,12 @@ class Validator {
     if (spec_.configuration.present) {
       ValidateConfiguration(spec_.configuration);
     }
+    for (const ResourceClassSpec& rc : spec_.resource_classes) {
+      CheckName(Object{rc.source, "ResourceClass", rc.name}, rc.name, rc.name);
+    }
+    for (const NodeSpec& node : spec_.nodes) {
+      CheckName(Object{node.source, "Node", node.name}, node.name, node.name);
+    }
     return std::move(issues_);
   }
 

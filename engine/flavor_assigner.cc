@@ -188,6 +188,9 @@ class Assigner {
   GroupResult FindFlavor(const ResourceGroup& group, std::span<const ResourceAmount> requests,
                          size_t pod_set_index, ResourceId trigger);
   QuotaFit FitsResourceQuota(FrSlot slot, ResourceId resource, FlavorId flavor, Quantity request);
+  std::optional<std::string> DeviceShortage(const ResourceFlavorSpec& flavor,
+                                            std::span<const ResourceAmount> requests,
+                                            size_t pod_set_index) const;
   bool CanPreemptWhileBorrowing() const {
     const PreemptionSpec& p = cq_spec_.preemption;
     return p.borrow_within_cohort != PreemptionPolicy::kNever
@@ -280,6 +283,43 @@ Assigner::QuotaFit Assigner::FitsResourceQuota(FrSlot slot, ResourceId resource,
   return fit;
 }
 
+// Seed 001: the devices of the resource classes among `requests`, first-fit on the flavor's nodes
+// (engine/device_inventory.h). A shortage makes the flavor NoFit: it never triggers preemption,
+// since victims are chosen by quota and need not sit on the nodes that would help.
+std::optional<std::string> Assigner::DeviceShortage(const ResourceFlavorSpec& flavor,
+                                                    std::span<const ResourceAmount> requests,
+                                                    size_t pod_set_index) const {
+  const DeviceInventory& devices = cluster_.devices();
+  if (!devices.HasClasses()) {
+    return std::nullopt;
+  }
+  const int32_t pods =
+      req_.counts.empty() ? wl_.pod_sets[pod_set_index].count : req_.counts[pod_set_index];
+  if (pods <= 0) {
+    return std::nullopt;
+  }
+  PodSetDeviceDemand demand;
+  demand.flavor_node_labels = flavor.node_labels;
+  demand.pods = pods;
+  for (const ResourceAmount& r : wl_.pod_sets[pod_set_index].per_pod) {
+    const bool in_group =
+        std::any_of(requests.begin(), requests.end(),
+                    [&](const ResourceAmount& q) { return q.resource == r.resource; });
+    const std::string& name = cluster_.Name(r.resource);
+    if (in_group && r.amount > Quantity::Zero() && devices.IsClass(name)) {
+      demand.per_pod.emplace_back(name, r.amount.value());
+    }
+  }
+  if (demand.per_pod.empty()) {
+    return std::nullopt;
+  }
+  std::optional<std::string> shortage = devices.CheckFit({demand});
+  if (shortage.has_value()) {
+    return fmt::format("flavor {}: {}", flavor.name, *shortage);
+  }
+  return std::nullopt;
+}
+
 Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
                                            std::span<const ResourceAmount> requests,
                                            size_t pod_set_index, ResourceId trigger) {
@@ -349,6 +389,16 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
       }
       choices.push_back({r.resource, flavor, slot, ToAssignmentMode(fit.mode), fit.mode, fit.borrow,
                          0, r.amount});
+    }
+    if (representative.mode != PreemptionMode::kNoFit && flavor_spec != nullptr) {
+      if (std::optional<std::string> shortage =
+              DeviceShortage(*flavor_spec, requests, pod_set_index)) {
+        out_.devices_short = out_.devices_short || representative.mode == PreemptionMode::kFit;
+        result.reasons.push_back(*shortage);
+        attempt.reasons.push_back(*shortage);
+        representative = GranularMode{PreemptionMode::kNoFit, INT_MAX};
+        choices.clear();
+      }
     }
     attempt.mode = representative.mode;
     result.attempts.push_back(std::move(attempt));

@@ -101,6 +101,9 @@ struct Assignment {
   FlavorScanState last_state;     // the scan state to remember (§6.6)
   // Set by the scheduler when the assignment was overridden (DeferredFit, partial admission).
   std::optional<AssignmentMode> forced_mode;
+  // Seed 001: some flavor had the quota for a pod set but not the devices of its resource
+  // classes (quota alone would have taken it).
+  bool devices_short = false;
 
   AssignmentMode Mode() const;
   // Kueue's message: "couldn't assign flavors to pod set main: ...; couldn't assign ...".

@@ -279,9 +279,11 @@ bool Scheduler::FitsAfterVictims(const CycleEntry& entry, const std::vector<Work
   return fits;
 }
 
-void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
+namespace {
+
+std::vector<AdmittedPodSet> AdmittedPodSets(const Assignment& assignment) {
   std::vector<AdmittedPodSet> admitted;
-  for (const PodSetAssignment& ps : entry.assignment.pod_sets) {
+  for (const PodSetAssignment& ps : assignment.pod_sets) {
     AdmittedPodSet& ap = admitted.emplace_back();
     ap.name = ps.name;
     ap.count = ps.count;
@@ -289,6 +291,29 @@ void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
       ap.flavors.emplace_back(c.resource, c.flavor);
     }
   }
+  return admitted;
+}
+
+}  // namespace
+
+// Seed 001: nomination checked each workload's devices alone; earlier admissions of this cycle
+// may have taken them since. All or nothing, like the quota re-check before it.
+bool Scheduler::AllocateDevices(CycleEntry& entry) {
+  std::optional<std::string> shortage =
+      store_.AllocateDevices(entry.workload, AdmittedPodSets(entry.assignment));
+  if (!shortage.has_value()) {
+    return true;
+  }
+  entry.outcome = EntryOutcome::kSkipped;
+  entry.reason = RequeueReason::kFailedAfterNomination;
+  entry.message =
+      fmt::format("Workload no longer fits after processing another workload: {}", *shortage);
+  entry.assignment.devices_short = true;
+  return false;
+}
+
+void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
+  std::vector<AdmittedPodSet> admitted = AdmittedPodSets(entry.assignment);
   store_.Reserve(entry.workload, entry.cq, std::move(admitted), entry.assignment.usage, now);
   entry.outcome = EntryOutcome::kAdmitted;
   for (const AdmissionCheckRule& rule : cluster_.Spec(entry.cq).admission_checks) {
@@ -507,6 +532,9 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
       queues_.SetPreemptor(entry.cq, entry.workload);
       result.changed =
           result.changed || !options_.defer_victim_release || !result.evictions.empty();
+      continue;
+    }
+    if (!AllocateDevices(entry)) {
       continue;
     }
     Admit(entry, now);

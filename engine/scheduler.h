@@ -148,6 +148,7 @@ class Scheduler {
   // §5.6: recomputes an entry whose targets overlap earlier victims; false if it stays stuck.
   bool RecomputeWithoutVictims(CycleEntry& entry, const std::vector<WorkloadId>& claimed,
                                Preemptor& preemptor);
+  bool AllocateDevices(CycleEntry& entry);
   void Admit(CycleEntry& entry, TimeMicros now);
 
   Cluster& cluster_;

@@ -85,6 +85,10 @@ struct Workload {
   // set for each. Lets preemption reject candidates that use none of the needed slots without
   // walking their pod sets.
   uint64_t admitted_mask = 0;
+  // Seed 001: it holds devices in the cluster's DeviceInventory (owner = Index(id)); the pod set
+  // of each device demand (DeviceGrant::pod_set indexes this).
+  bool holds_devices = false;
+  std::vector<std::string> device_pod_sets;
 
   FlavorScanState scan;
   // Seed 002 flavorAssignmentHistory (engine/flavor_fallback.h); empty without a fallback strategy.

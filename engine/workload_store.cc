@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "engine/pod_requests.h"
 
@@ -170,6 +171,10 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
       reserved_at = c->last_transition;
     }
     cluster_.Refresh();  // InternSlot may have widened the tree
+    // An admission recorded before the replay holds its devices too, first-fit like the rest;
+    // when they are not there (the record disagrees with the nodes) it keeps its quota without
+    // them, as the cluster it was recorded in did.
+    (void)AllocateDevices(id, admitted);
     Reserve(id, *cq, std::move(admitted), std::move(usage), reserved_at);
     if (const ConditionSpec* evicted = s.Condition("Evicted"); evicted && evicted->status) {
       MarkEvicting(id);
@@ -199,8 +204,63 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
   admitted_[Index(cq)].push_back(id);
 }
 
+std::optional<std::string> WorkloadStore::AllocateDevices(
+    WorkloadId id, const std::vector<AdmittedPodSet>& admitted) {
+  DeviceInventory& devices = cluster_.mutable_devices();
+  if (!devices.HasClasses()) {
+    return std::nullopt;
+  }
+  Workload& w = Get(id);
+  std::vector<PodSetDeviceDemand> demands;
+  std::vector<std::string> demand_pod_sets;
+  for (const AdmittedPodSet& ps : admitted) {
+    auto request = std::find_if(w.pod_sets.begin(), w.pod_sets.end(),
+                                [&](const PodSetRequest& r) { return r.name == ps.name; });
+    if (request == w.pod_sets.end() || ps.count <= 0) {
+      continue;
+    }
+    // One demand per flavor the pod set's classes were given (one, unless its classes sit in
+    // different resource groups).
+    std::map<uint32_t, PodSetDeviceDemand> by_flavor;
+    for (const auto& [resource, flavor] : ps.flavors) {
+      const std::string& name = cluster_.Name(resource);
+      const ResourceFlavorSpec* flavor_spec = cluster_.FlavorSpec(flavor);
+      if (flavor_spec == nullptr || !devices.IsClass(name)) {
+        continue;
+      }
+      for (const ResourceAmount& r : request->per_pod) {
+        if (r.resource == resource && r.amount > Quantity::Zero()) {
+          PodSetDeviceDemand& d = by_flavor[Index(flavor)];
+          d.flavor_node_labels = flavor_spec->node_labels;
+          d.pods = ps.count;
+          d.per_pod.emplace_back(name, r.amount.value());
+        }
+      }
+    }
+    for (auto& [flavor, demand] : by_flavor) {
+      demands.push_back(std::move(demand));
+      demand_pod_sets.push_back(ps.name);
+    }
+  }
+  if (demands.empty()) {
+    return std::nullopt;
+  }
+  std::string why;
+  if (!devices.Allocate(Index(id), demands, &why)) {
+    return why;
+  }
+  w.holds_devices = true;
+  w.device_pod_sets = std::move(demand_pod_sets);
+  return std::nullopt;
+}
+
 void WorkloadStore::Release(WorkloadId id) {
   Workload& w = Get(id);
+  if (w.holds_devices) {
+    cluster_.mutable_devices().Release(Index(id));
+    w.holds_devices = false;
+    w.device_pod_sets.clear();
+  }
   if (!w.quota_reserved) {
     return;
   }

@@ -38,7 +38,12 @@ class WorkloadStore {
   // Charges `usage` on `admitted` flavors to `cq` (QuotaReserved).
   void Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                std::vector<SlotAmount> usage, TimeMicros now);
-  // Releases the reservation (finished, evicted, deactivated) and frees its quota.
+  // Seed 001: takes the devices of the resource classes `admitted` asks for, first-fit on the
+  // nodes of each pod set's flavor (engine/device_inventory.h); all or nothing. nullopt when done
+  // (or nothing to take), else why not. Call before Reserve; Release gives them back.
+  std::optional<std::string> AllocateDevices(WorkloadId id,
+                                             const std::vector<AdmittedPodSet>& admitted);
+  // Releases the reservation (finished, evicted, deactivated) and frees its quota and devices.
   void Release(WorkloadId id);
   // Marks a reserved workload as being evicted (Evicted=True, pods stopping): it keeps its quota
   // until Release, and preemption counts it as a victim already on its way out (§7.2).

@@ -78,6 +78,12 @@ void DescribeObject(const engine::ClusterSpec& spec, std::string& kind, std::str
   } else if (!spec.admission_checks.empty()) {
     kind = "AdmissionCheck";
     name = spec.admission_checks[0].name;
+  } else if (!spec.resource_classes.empty()) {
+    kind = "ResourceClass";
+    name = spec.resource_classes[0].name;
+  } else if (!spec.nodes.empty()) {
+    kind = "Node";
+    name = spec.nodes[0].name;
   } else if (!spec.flavor_supplies.empty()) {
     kind = "FlavorSupply";
     name = spec.flavor_supplies[0].name;
@@ -366,8 +372,9 @@ ReadResult EventLineParser::ParseDeletedObject(std::string_view object_json, Tra
   event.name = std::string(name);
   static constexpr std::string_view kNamespaced[] = {"Workload", "LocalQueue"};
   static constexpr std::string_view kClusterScoped[] = {
-      "ClusterQueue",   "Cohort",    "ResourceFlavor", "WorkloadPriorityClass",
-      "AdmissionCheck", "Namespace", "FlavorSupply"};
+      "ClusterQueue",          "Cohort",         "ResourceFlavor",
+      "WorkloadPriorityClass", "AdmissionCheck", "Namespace",
+      "FlavorSupply",          "ResourceClass",  "Node"};
   bool namespaced =
       std::find(std::begin(kNamespaced), std::end(kNamespaced), kind) != std::end(kNamespaced);
   if (namespaced) {

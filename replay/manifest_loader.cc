@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "engine/config_validation.h"
+#include "replay/device_fields.h"
 #include "replay/flavor_supply_fields.h"
 #include "replay/manifest_context.h"
 #include "replay/manifest_fields.h"
@@ -187,6 +188,10 @@ class Loader {
     const int line = LineOf(obj);
     std::string api_version = ScalarOr(Get(obj, "apiVersion"), default_api_version);
     std::string kind = ScalarOr(Get(obj, "kind"), default_kind);
+    if (api_version.empty() && kind == "ResourceClass") {
+      // Seed 001's examples give no apiVersion: they load as written.
+      api_version = fmt::format("{}/v1alpha1", kReplayGroup);
+    }
     if (api_version.empty() || kind.empty()) {
       result_.errors.push_back(LoadError{
           file, document, line, "", "", item_path,
@@ -231,6 +236,28 @@ class Loader {
       }
       ObjectContext ctx(sink, source, api_version, kind);
       Parse(&internal::ParseNamespace, obj, ctx);
+      return;
+    } else if (group.empty() && kind == "Node") {
+      if (version != "v1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for Node (want v1)", api_version)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseNode, obj, ctx);
+      return;
+    } else if (group == kReplayGroup && kind == "ResourceClass") {
+      if (version != "v1alpha1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for ResourceClass (want {}/v1alpha1, or "
+                        "none as in the seed)",
+                        api_version, kReplayGroup)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseResourceClass, obj, ctx);
       return;
     } else if (group == kReplayGroup && kind == "FlavorSupply") {
       if (version != "v1alpha1") {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -146,6 +147,25 @@ struct ReplayReport {
     std::map<std::string, double> wasted_quota_seconds;
   };
   Fallbacks fallbacks;
+
+  // Resource classes (seed 001; docs/resource-classes.md). Reported only when `enabled`: the
+  // manifests or the trace define a ResourceClass.
+  struct ResourceClassFigures {
+    std::string name;
+    int64_t allocatable_at_end = 0;  // devices the class selects on the nodes at the end
+    int64_t requested_at_end = 0;    // of those, allocated to workloads at the end
+    int64_t peak_requested = 0;      // over the samples
+    std::vector<float> allocatable;  // at each sample_times entry (NaN before the class existed)
+    std::vector<float> requested;
+  };
+  struct ResourceClasses {
+    bool enabled = false;
+    std::vector<ResourceClassFigures> classes;  // sorted by name
+    // Workloads that some flavor had the quota for but not the devices, and that were not
+    // admitted in that cycle: what quota alone would have admitted. Keys, sorted.
+    std::set<std::string> devices_short;
+  };
+  ResourceClasses resource_classes;
 
   // --- Time-to-admission ---
   WaitStats wait_overall;

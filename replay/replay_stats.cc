@@ -195,6 +195,7 @@ void ReplayStats::RecordSample() {
     acc.window_wait_sum = 0;
     acc.window_waits = 0;
   }
+  RecordDeviceSample(index);
   if (sample_times_.size() > kMaxSamples) {
     // Keep every other sample and double the interval: bounded memory, whole-replay span.
     auto halve = [](auto& v) {
@@ -211,10 +212,31 @@ void ReplayStats::RecordSample() {
       halve(s.utilisation);
       halve(s.mean_wait);
     }
+    for (auto& [name, c] : class_series_) {
+      halve(c.allocatable);
+      halve(c.requested);
+    }
     sample_interval_ *= 2;
     next_sample_ = start_ + static_cast<TimeMicros>(sample_times_.back() * kMicros);
   }
   next_sample_ += sample_interval_;
+}
+
+// Seed 001: each class's allocatable / requested devices at sample `index`.
+void ReplayStats::RecordDeviceSample(size_t index) {
+  if (!report_.resource_classes.enabled) {
+    return;
+  }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const engine::ResourceClassStatus& status : state_.cluster->devices().Status()) {
+    ReplayReport::ResourceClassFigures& c = class_series_[status.name];
+    c.name = status.name;
+    c.allocatable.resize(index, nan);
+    c.requested.resize(index, nan);
+    c.allocatable.push_back(static_cast<float>(status.allocatable));
+    c.requested.push_back(static_cast<float>(status.requested));
+    c.peak_requested = std::max(c.peak_requested, status.requested);
+  }
 }
 
 void ReplayStats::SampleUntil(TimeMicros t) {
@@ -241,6 +263,21 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.cycle_limit_hits = report_.cycle_limit_hits;
   report.fallbacks = report_.fallbacks;
   report.fallbacks.time_to_start = SummarizeWaits(report.fallbacks.start_samples);
+  report.resource_classes.enabled = report_.resource_classes.enabled;
+  report.resource_classes.devices_short = report_.resource_classes.devices_short;
+  if (report.resource_classes.enabled) {
+    for (const engine::ResourceClassStatus& status : cluster.devices().Status()) {
+      ReplayReport::ResourceClassFigures& c = class_series_[status.name];
+      c.name = status.name;
+      c.allocatable_at_end = status.allocatable;
+      c.requested_at_end = status.requested;
+    }
+    for (auto& [name, c] : class_series_) {
+      c.allocatable.resize(sample_times_.size(), std::numeric_limits<float>::quiet_NaN());
+      c.requested.resize(sample_times_.size(), std::numeric_limits<float>::quiet_NaN());
+      report.resource_classes.classes.push_back(std::move(c));
+    }
+  }
   report.start_time = start_;
   report.end_time = end;
 
@@ -348,6 +385,39 @@ void Append(std::vector<T>& into, std::vector<T>& from) {
 
 }  // namespace
 
+namespace {
+
+// Every shard holds the same nodes and classes, but only the shard of the ClusterQueues that use
+// classes allocates (replay/shard_plan.h): allocatable is the same everywhere, requested adds up.
+void MergeResourceClasses(const ReplayReport::ResourceClasses& part,
+                          ReplayReport::ResourceClasses& out) {
+  out.enabled = out.enabled || part.enabled;
+  out.devices_short.insert(part.devices_short.begin(), part.devices_short.end());
+  for (const ReplayReport::ResourceClassFigures& c : part.classes) {
+    auto it = std::find_if(out.classes.begin(), out.classes.end(),
+                           [&](const auto& o) { return o.name == c.name; });
+    if (it == out.classes.end()) {
+      out.classes.push_back(c);
+      continue;
+    }
+    it->requested_at_end += c.requested_at_end;
+    it->peak_requested = 0;
+    for (size_t i = 0; i < it->requested.size() && i < c.requested.size(); ++i) {
+      if (!std::isnan(c.requested[i])) {
+        it->requested[i] =
+            std::isnan(it->requested[i]) ? c.requested[i] : it->requested[i] + c.requested[i];
+      }
+      if (!std::isnan(it->requested[i])) {
+        it->peak_requested = std::max(it->peak_requested, static_cast<int64_t>(it->requested[i]));
+      }
+    }
+  }
+  std::sort(out.classes.begin(), out.classes.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+}
+
+}  // namespace
+
 void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
                        ReplayReport& out) {
   RawWaits all;
@@ -378,6 +448,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     for (const auto& [key, q] : p.fallbacks.wasted_quota_seconds) {
       out.fallbacks.wasted_quota_seconds[key] += q;
     }
+    MergeResourceClasses(p.resource_classes, out.resource_classes);
     out.fallbacks.start_samples.insert(out.fallbacks.start_samples.end(),
                                        p.fallbacks.start_samples.begin(),
                                        p.fallbacks.start_samples.end());

@@ -66,6 +66,12 @@ class ReplayStats {
   void OnCycle() { ++report_.cycles; }
   void OnCycleLimit() { ++report_.cycle_limit_hits; }
   ReplayReport::Fallbacks& fallbacks() { return report_.fallbacks; }
+  // Seed 001: a workload quota would have admitted was held back by devices.
+  void OnDevicesShort(const std::string& key) {
+    report_.resource_classes.devices_short.insert(key);
+  }
+  // Resource classes or nodes changed: the section is reported from now on.
+  void OnDevicesChanged() { report_.resource_classes.enabled = true; }
   // The usage of `cq` may have changed at `now` (admission, release): integrates the previous
   // value up to `now` and reads the new one from the quota tree.
   void OnUsageChanged(engine::CqId cq, engine::TimeMicros now);
@@ -103,6 +109,7 @@ class ReplayStats {
   void SyncSlots(engine::CqId cq, CqAccum& acc, engine::TimeMicros now);
   void Integrate(Accum& a, engine::TimeMicros now);
   void RecordSample();
+  void RecordDeviceSample(size_t index);
 
   ClusterState& state_;
   ReplayReport report_;
@@ -120,6 +127,7 @@ class ReplayStats {
   engine::TimeMicros next_sample_ = 0;
   std::vector<double> sample_times_;
   std::vector<CqSeries> series_;  // by CqId
+  std::map<std::string, ReplayReport::ResourceClassFigures> class_series_;
 };
 
 }  // namespace replay

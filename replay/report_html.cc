@@ -397,6 +397,53 @@ void AppendPlots(std::string& out, const ReplayReport& r) {
   }
 }
 
+// Seed 001: each class's devices over time, and what quota alone would have admitted.
+void AppendResourceClasses(std::string& out, const ReplayReport& r) {
+  const ReplayReport::ResourceClasses& rc = r.resource_classes;
+  if (!rc.enabled) {
+    return;
+  }
+  out +=
+      "<h2>Resource classes</h2>\n<p class=\"note\">Devices, per ResourceClass: allocatable = "
+      "devices the class selects on all nodes; requested = of those, allocated to admitted "
+      "workloads (whichever class they asked for).</p>\n";
+  {
+    HtmlTable t(out, {"class", "allocatable at end", "requested at end", "peak requested"},
+                {true, false, false, false});
+    for (const ReplayReport::ResourceClassFigures& c : rc.classes) {
+      t.Row({MarkupEscape(c.name), Int(c.allocatable_at_end), Int(c.requested_at_end),
+             Int(c.peak_requested)});
+    }
+  }
+  for (const ReplayReport::ResourceClassFigures& c : rc.classes) {
+    out += fmt::format("<h3>{}</h3>\n<div class=\"plots\">\n", MarkupEscape(c.name));
+    AppendChart(out, {"allocatable devices", "#2c9a5a", false, false}, r.sample_times,
+                c.allocatable);
+    AppendChart(out, {"requested devices", "#2f6fd0", false, false}, r.sample_times, c.requested);
+    out += "</div>\n";
+  }
+  out += fmt::format(
+      "<p>Workloads that quota alone would have admitted but devices did not (at least once): "
+      "<b>{}</b></p>\n",
+      rc.devices_short.size());
+  if (!rc.devices_short.empty()) {
+    constexpr size_t kListed = 100;
+    std::string names;
+    size_t listed = 0;
+    for (const std::string& key : rc.devices_short) {
+      if (listed == kListed) {
+        break;
+      }
+      names += fmt::format("{}{}", listed == 0 ? "" : ", ", MarkupEscape(key));
+      ++listed;
+    }
+    out += fmt::format("<p class=\"note\">{}{}</p>\n", names,
+                       rc.devices_short.size() > kListed
+                           ? fmt::format(" ... and {} more.", rc.devices_short.size() - kListed)
+                           : std::string());
+  }
+}
+
 void AppendWaits(std::string& out, const ReplayReport& r) {
   out +=
       "<h2>Time to admission</h2>\n<p class=\"note\">From creation to admission, "
@@ -455,6 +502,7 @@ std::string FormatReportHtml(const ReplayReport& report) {
   AppendSummary(out, report);
   AppendClusterQueues(out, report);
   AppendPlots(out, report);
+  AppendResourceClasses(out, report);
   AppendWaits(out, report);
   AppendUsage(out, report);
   AppendErrors(out, report);

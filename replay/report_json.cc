@@ -269,6 +269,43 @@ void WriteSeries(JsonWriter& w, const ReplayReport& r) {
   w.EndObject();
 }
 
+// Seed 001: per class, allocatable / requested devices at the end, the peak, and both over time
+// (aligned with series.sampleTimes); the workloads devices held back.
+void WriteResourceClasses(JsonWriter& w, const ReplayReport::ResourceClasses& rc) {
+  w.BeginObject();
+  w.Key("classes");
+  w.BeginArray();
+  for (const ReplayReport::ResourceClassFigures& c : rc.classes) {
+    w.BeginObject();
+    w.Key("allocatable");
+    FloatArray(w, c.allocatable);
+    w.Key("allocatableAtEnd");
+    w.Int(c.allocatable_at_end);
+    w.Key("name");
+    w.String(c.name);
+    w.Key("peakRequested");
+    w.Int(c.peak_requested);
+    w.Key("requested");
+    FloatArray(w, c.requested);
+    w.Key("requestedAtEnd");
+    w.Int(c.requested_at_end);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("devicesShort");
+  w.BeginObject();
+  w.Key("count");
+  w.Int(static_cast<int64_t>(rc.devices_short.size()));
+  w.Key("workloads");
+  w.BeginArray();
+  for (const std::string& key : rc.devices_short) {
+    w.String(key);
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+}
+
 void WriteTime(JsonWriter& w, const ReplayReport& r) {
   w.BeginObject();
   w.Key("durationSeconds");
@@ -342,6 +379,10 @@ std::string FormatReportJson(const ReplayReport& report) {
   WriteModel(w, report);
   w.Key("outcomes");
   WriteOutcomes(w, report);
+  if (report.resource_classes.enabled) {
+    w.Key("resourceClasses");
+    WriteResourceClasses(w, report.resource_classes);
+  }
   w.Key("schemaVersion");
   w.Int(kSchemaVersion);
   w.Key("series");

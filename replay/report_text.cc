@@ -297,6 +297,20 @@ void AppendOutcomes(std::string& out, const ReplayReport& r) {
       AppendWrapped(out, "quota-seconds held by attempts that fell back:", wasted);
     }
   }
+  if (r.resource_classes.enabled) {
+    std::vector<std::string> items;
+    for (const ReplayReport::ResourceClassFigures& c : r.resource_classes.classes) {
+      items.push_back(fmt::format("{} {}/{} (peak {})", c.name, c.requested_at_end,
+                                  c.allocatable_at_end, c.peak_requested));
+    }
+    if (items.empty()) {
+      items.push_back("none");
+    }
+    AppendWrapped(out, "resource classes, requested/allocatable devices at end:", items);
+    out +=
+        fmt::format("workloads quota would have admitted but devices did not (at least once): {}\n",
+                    r.resource_classes.devices_short.size());
+  }
   if (r.cycle_limit_hits > 0) {
     out += fmt::format(
         "warning: {} instants stopped after 1000 cycles (a preemption ping-pong with instant "

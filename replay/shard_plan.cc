@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace replay {
 namespace {
@@ -56,6 +57,8 @@ engine::ClusterSpec ShardPlan::ManifestsFor(int shard, const engine::ClusterSpec
   part.configuration = all.configuration;
   part.namespaces = all.namespaces;
   part.flavor_supplies = all.flavor_supplies;
+  part.resource_classes = all.resource_classes;
+  part.nodes = all.nodes;
   part.admission_checks = all.admission_checks;
   for (const engine::CohortSpec& c : all.cohorts) {
     if (ShardOf("Cohort", c.name) == shard) {
@@ -101,6 +104,10 @@ uint32_t ShardPlanner::Find(uint32_t x) const {
 }
 
 void ShardPlanner::Join(uint32_t a, uint32_t b) {
+  Unite(a, b);
+}
+
+void ShardPlanner::Unite(uint32_t a, uint32_t b) const {
   a = Find(a);
   b = Find(b);
   if (a != b) {
@@ -117,6 +124,11 @@ void ShardPlanner::AddCohort(const engine::CohortSpec& cohort) {
 
 void ShardPlanner::AddClusterQueue(const engine::ClusterQueueSpec& cq) {
   uint32_t node = Node("ClusterQueue", cq.name);
+  for (const engine::ResourceGroupSpec& group : cq.resource_groups) {
+    for (const std::string& resource : group.covered_resources) {
+      queues_covering_[resource].push_back(node);
+    }
+  }
   if (!cq.cohort.empty()) {
     Join(node, Node("Cohort", cq.cohort));
   }
@@ -141,7 +153,27 @@ void ShardPlanner::AddWorkload(const engine::WorkloadSpec& w) {
   }
 }
 
+void ShardPlanner::JoinResourceClassUsers() const {
+  std::optional<uint32_t> first;
+  for (const std::string& name : resource_classes_) {
+    auto it = queues_covering_.find(name);
+    if (it == queues_covering_.end()) {
+      continue;
+    }
+    for (uint32_t node : it->second) {
+      if (!first.has_value()) {
+        first = node;
+        continue;
+      }
+      Unite(*first, node);
+    }
+  }
+}
+
 void ShardPlanner::AddManifests(const engine::ClusterSpec& spec) {
+  for (const engine::ResourceClassSpec& rc : spec.resource_classes) {
+    resource_classes_.insert(rc.name);
+  }
   for (const engine::CohortSpec& c : spec.cohorts) {
     AddCohort(c);
   }
@@ -164,6 +196,7 @@ void ShardPlanner::AddEvent(const TraceEvent& event) {
 }
 
 ShardPlan ShardPlanner::Build(bool single) const {
+  JoinResourceClassUsers();
   ShardPlan plan;
   // The label of a component: its smallest Cohort or ClusterQueue key.
   std::map<uint32_t, std::string> label_of_root;

@@ -24,10 +24,14 @@
 // numbering — and everything merged in shard order — depends only on the input. Objects that
 // reach no Cohort or ClusterQueue (a Workload of a LocalQueue that never exists) go to shard 0,
 // where the replay rejects them as it would without shards. Kinds that belong to no tree
-// (ResourceFlavor, Namespace, WorkloadPriorityClass, AdmissionCheck) go to every shard.
+// (ResourceFlavor, Namespace, WorkloadPriorityClass, AdmissionCheck, FlavorSupply, ResourceClass,
+// Node) go to every shard. Devices are the exception to "trees share nothing": every
+// ClusterQueue that gives quota to a ResourceClass draws on the same nodes, so all of them are in
+// one shard.
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -73,16 +77,23 @@ class ShardPlanner {
  private:
   uint32_t Node(std::string_view kind, std::string_view name);
   void Join(uint32_t a, uint32_t b);
+  void Unite(uint32_t a, uint32_t b) const;  // Join's body; const for Build's last joins
   uint32_t Find(uint32_t x) const;
   void AddCohort(const engine::CohortSpec& cohort);
   void AddClusterQueue(const engine::ClusterQueueSpec& cq);
   void AddLocalQueue(const engine::LocalQueueSpec& lq);
   void AddWorkload(const engine::WorkloadSpec& w);
 
+  // Devices are shared by every ClusterQueue that gives quota to a resource class (seed 001):
+  // those queues are joined into one shard when the plan is built.
+  void JoinResourceClassUsers() const;
+
   std::unordered_map<std::string, uint32_t> ids_;
   std::unordered_map<uint64_t, uint32_t> workload_queue_;  // hash of "ns/name" → queue node
   std::vector<std::string> keys_;
   mutable std::vector<uint32_t> parent_;
+  std::unordered_map<std::string, std::vector<uint32_t>> queues_covering_;  // resource → CQ nodes
+  std::set<std::string> resource_classes_;
 };
 
 }  // namespace replay

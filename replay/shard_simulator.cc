@@ -12,6 +12,7 @@
 
 #include "engine/flavor_fallback.h"
 #include "replay/decision_output.h"
+#include "replay/device_output.h"
 #include "replay/fallback_output.h"
 #include "replay/flavor_supply.h"
 #include "replay/json_writer.h"
@@ -56,7 +57,8 @@ enum class ReleaseCause : uint8_t {
   kPreempted,
   kPodsReadyTimeout,
   kDeactivated,
-  kFallback,  // a flavor failed (timeout or rejected check): requeued at once
+  kFallback,     // a flavor failed (timeout or rejected check): requeued at once
+  kNodeFailure,  // a node holding its devices went away (seed 001): requeued at once
 };
 
 // Per workload replay state, indexed by WorkloadId (ids are recycled: `epoch` tells them apart).
@@ -90,6 +92,9 @@ struct ShardSimulator::Impl {
         logging(log_decisions),
         stats(state),
         supply(state.load.spec.flavor_supplies) {
+    if (!state.load.spec.resource_classes.empty()) {
+      stats.OnDevicesChanged();
+    }
     stats.fallbacks().enabled = !state.load.spec.flavor_supplies.empty();
     for (const engine::ClusterQueueSpec& cq : state.load.spec.cluster_queues) {
       stats.fallbacks().enabled =
@@ -210,6 +215,10 @@ struct ShardSimulator::Impl {
     out.EndObject();
     out.Key("clusterQueue");
     out.String(cluster().Name(entry.cq));
+    if (w.holds_devices) {
+      out.Key("devices");
+      WriteDeviceGrantsJson(cluster().devices(), w, out);
+    }
     if (!w.fallback.empty()) {
       out.Key("flavorAssignmentHistory");
       WriteFlavorHistoryJson(cluster(), w.fallback, out);
@@ -422,11 +431,14 @@ struct ShardSimulator::Impl {
         stats.OnUsageChanged(cq, now);
         break;
       case ReleaseCause::kFallback:
+      case ReleaseCause::kNodeFailure:
         store().Release(id);
         stats.OnUsageChanged(cq, now);
         queues().Push(id, now);
         stats.OnRequeued();
-        LogSimple("Requeued", w, {{"reason", "FlavorFallback"}});
+        LogSimple("Requeued", w,
+                  {{"reason", t.release_cause == ReleaseCause::kFallback ? "FlavorFallback"
+                                                                         : "NodeFailure"}});
         break;
     }
     if (engine::IsValid(cq)) {
@@ -533,6 +545,19 @@ struct ShardSimulator::Impl {
     FallBack(id, failed, "AdmissionCheckRejected");
   }
 
+  // The inventory has already taken back the workload's devices on every node.
+  void EvictForNodeFailure(WorkloadId id, const std::string& node) {
+    engine::Workload& w = store().Get(id);
+    w.holds_devices = false;
+    Track& t = TrackOf(id);
+    if (!w.quota_reserved || t.evicting) {
+      return;  // already on its way out: it releases its quota as planned
+    }
+    stats.OnEvicted("NodeFailure", w.cluster_queue);
+    LogSimple("Evicted", w, {{"node", node}, {"reason", "NodeFailure"}});
+    BeginRelease(id, ReleaseCause::kNodeFailure);
+  }
+
   void Deactivate(WorkloadId id, std::string_view reason) {
     Track& t = TrackOf(id);
     t.active = false;
@@ -573,7 +598,12 @@ struct ShardSimulator::Impl {
       if (e.outcome == engine::EntryOutcome::kAdmitted) {
         ++admitted;
         OnReserved(e);
-      } else if (store().Get(e.workload).scan.HasPendingFlavors()) {
+        continue;
+      }
+      if (e.assignment.devices_short) {
+        stats.OnDevicesShort(store().Get(e.workload).key);
+      }
+      if (store().Get(e.workload).scan.HasPendingFlavors()) {
         pending_scans = true;
       }
     }
@@ -831,6 +861,61 @@ struct ShardSimulator::Impl {
     return true;
   }
 
+  // Seed 001: a ResourceClass is immutable once created (a MODIFIED event that changes its spec
+  // is rejected); a Node that goes away, or changes its labels or devices, evicts the workloads
+  // holding devices on it (reason NodeFailure), which requeue.
+  bool ApplyDeviceChange(TraceEvent& event, EventError& error) {
+    const engine::ClusterSpec& o = event.object;
+    const bool deleted = event.type == EventType::kDeleted;
+    std::vector<uint32_t> evicted;
+    if (event.kind == "ResourceClass") {
+      const engine::ResourceClassSpec* existing = cluster().devices().FindClass(event.name);
+      if (deleted) {
+        cluster().DeleteResourceClass(event.name);
+      } else if (existing != nullptr) {
+        if (!SameSelectors(*existing, o.resource_classes[0])) {
+          error = Reject(EventErrorReason::kInvalidConfig, "object.spec",
+                         fmt::format("ResourceClass {} is immutable after creation: delete and "
+                                     "re-create it to change its selectors",
+                                     event.name));
+          return false;
+        }
+      } else {
+        cluster().UpsertResourceClass(o.resource_classes[0]);
+      }
+    } else {
+      evicted = deleted ? cluster().DeleteNode(event.name) : cluster().UpsertNode(o.nodes[0]);
+    }
+    std::sort(evicted.begin(), evicted.end());  // deterministic order of the eviction lines
+    for (uint32_t owner : evicted) {
+      EvictForNodeFailure(engine::MakeId<WorkloadId>(owner), event.name);
+    }
+    stats.OnDevicesChanged();
+    queues().QueueAllInadmissible(now, state.scheduler->cycle());
+    Changed();
+    return true;
+  }
+
+  static bool SameSelectors(const engine::ResourceClassSpec& a,
+                            const engine::ResourceClassSpec& b) {
+    if (a.resource_selector.size() != b.resource_selector.size()) {
+      return false;
+    }
+    for (size_t i = 0; i < a.resource_selector.size(); ++i) {
+      const auto& x = a.resource_selector[i].match_expressions;
+      const auto& y = b.resource_selector[i].match_expressions;
+      if (x.size() != y.size()) {
+        return false;
+      }
+      for (size_t j = 0; j < x.size(); ++j) {
+        if (x[j].key != y[j].key || x[j].op != y[j].op || x[j].values != y[j].values) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   bool ApplyConfig(TraceEvent& event, EventError& error) {
     const engine::ClusterSpec& o = event.object;
     bool deleted = event.type == EventType::kDeleted;
@@ -841,6 +926,9 @@ struct ShardSimulator::Impl {
       deleted ? supply.Erase(event.name) : supply.Upsert(o.flavor_supplies[0]);
       stats.fallbacks().enabled = true;
       return true;
+    }
+    if (kind == "ResourceClass" || kind == "Node") {
+      return ApplyDeviceChange(event, error);
     }
     if (kind == "ResourceFlavor") {
       deleted ? cluster().DeleteFlavor(event.name) : cluster().UpsertFlavor(o.flavors[0]);

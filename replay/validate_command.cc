@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/cluster.h"
+#include "replay/cluster_state.h"
 #include "replay/forest_report.h"
 #include "replay/json_writer.h"
 #include "replay/manifest_loader.h"
@@ -86,6 +87,21 @@ std::string CountsLine(const LoadResult& result) {
   return line + "\n";
 }
 
+// Seed 001's ResourceClass status: the devices each class selects on the nodes, and how many of
+// them the Workloads recorded as admitted in the manifests hold (taken first-fit, as a replay
+// takes them when it loads such a Workload).
+std::vector<engine::ResourceClassStatus> ClassStatus(const LoadResult& result,
+                                                     const engine::Cluster& cluster) {
+  if (result.spec.workloads.empty()) {
+    return cluster.devices().Status();
+  }
+  ClusterState state = BuildClusterState(result, ClusterStateOptions{});
+  if (!state.ok()) {
+    return cluster.devices().Status();  // the workload errors are not validate's to report
+  }
+  return state.cluster->devices().Status();
+}
+
 }  // namespace
 
 int RunValidate(const ValidateOptions& options) {
@@ -106,6 +122,21 @@ int RunValidate(const ValidateOptions& options) {
       WriteForestJson(cluster, out);
     } else {
       out.Null();
+    }
+    if (result.ok() && cluster.devices().HasClasses()) {
+      out.Key("resourceClasses");
+      out.BeginArray();
+      for (const engine::ResourceClassStatus& c : ClassStatus(result, cluster)) {
+        out.BeginObject();
+        out.Key("allocatable");
+        out.Int(c.allocatable);
+        out.Key("name");
+        out.String(c.name);
+        out.Key("requested");
+        out.Int(c.requested);
+        out.EndObject();
+      }
+      out.EndArray();
     }
     out.Key("valid");
     out.Bool(result.ok());
@@ -129,6 +160,13 @@ int RunValidate(const ValidateOptions& options) {
   }
   std::fputs("\n", stdout);
   std::fputs(FormatForestText(cluster).c_str(), stdout);
+  if (cluster.devices().HasClasses()) {
+    std::fputs("\nResourceClass status (allocatable / requested devices):\n", stdout);
+    for (const engine::ResourceClassStatus& c : ClassStatus(result, cluster)) {
+      std::fprintf(stdout, "  %s: allocatable %lld, requested %lld\n", c.name.c_str(),
+                   static_cast<long long>(c.allocatable), static_cast<long long>(c.requested));
+    }
+  }
   return 0;
 }
 
