@@ -299,6 +299,9 @@ std::vector<AdmittedPodSet> AdmittedPodSets(const Assignment& assignment) {
 // Seed 001: nomination checked each workload's devices alone; earlier admissions of this cycle
 // may have taken them since. All or nothing, like the quota re-check before it.
 bool Scheduler::AllocateDevices(CycleEntry& entry) {
+  if (!cluster_.devices().HasClasses()) {
+    return true;
+  }
   std::optional<std::string> shortage =
       store_.AllocateDevices(entry.workload, AdmittedPodSets(entry.assignment));
   if (!shortage.has_value()) {
