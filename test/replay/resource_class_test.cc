@@ -335,6 +335,28 @@ TEST_F(ResourceClassReplayTest, NodeDeletedEvictsItsWorkloadsWhichRequeue) {
             any->allocatable.end());
 }
 
+// A Node MODIFIED so that its devices change (a1 down to 2 devices: one failed) evicts the
+// workloads holding devices on it, like a deletion; a MODIFIED that changes nothing does not.
+TEST_F(ResourceClassReplayTest, NodeModifiedDevicesEvictItsWorkloads) {
+  const std::string a1_same =
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a1","labels":{"pool":"a"}},"status":{"devices":[{"name":"a100-40g","kind":"nvidia-gpu","count":4,"properties":{"memory":"40Gi"}}]}})";
+  const std::string a1_fewer =
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a1","labels":{"pool":"a"}},"status":{"devices":[{"name":"a100-40g","kind":"nvidia-gpu","count":2,"properties":{"memory":"40Gi"}}]}})";
+  Outcome o = Replay(Cluster(true), {Added(0, GpuWorkload("w1", "gpu.any", 1, 4), "10m"),
+                                     testing::Event("MODIFIED", 30, a1_same),
+                                     testing::Event("MODIFIED", 60, a1_fewer)});
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_applied, 3);
+  EXPECT_FALSE(o.Has({R"("type":"Evicted")", TimeField(30)}));
+  EXPECT_TRUE(o.Has({R"("type":"Evicted")", "ns/w1", R"("reason":"NodeFailure")", R"("node":"a1")",
+                     TimeField(60)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/w1", Grant("gpu.any", "a100-80g", 4, "a2", 0)}));
+  const ReplayReport::ResourceClassFigures* any = ClassOf(o, "gpu.any");
+  ASSERT_NE(any, nullptr);
+  EXPECT_EQ(any->allocatable_at_end, 14);
+  EXPECT_EQ(any->requested_at_end, 0);
+}
+
 // ResourceClass is immutable: a MODIFIED with other selectors is rejected, one with the same is
 // applied; DELETED then ADDED changes it.
 TEST_F(ResourceClassReplayTest, ClassIsImmutableAfterCreation) {
