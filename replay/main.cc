@@ -8,6 +8,7 @@
 #include "replay/explain_command.h"
 #include "replay/gate_command.h"
 #include "replay/generate_command.h"
+#include "replay/import_command.h"
 #include "replay/merge_command.h"
 #include "replay/replay_command.h"
 #include "replay/schedule_command.h"
@@ -248,11 +249,41 @@ int Run(int argc, char** argv) {
   merge_cmd->add_option("-o,--output", merge.output, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
 
+  replay::ImportCommandOptions import_options;
+  CLI::App* import_cmd = app.add_subcommand(
+      "import", "Turn recorded history into manifests and events (docs/import.md)");
+  import_cmd->require_subcommand(1);
+  replay::PhillyImportOptions philly;
+  CLI::App* philly_cmd = import_cmd->add_subcommand(
+      "philly", "The Microsoft Philly trace (Pollux's philly.csv, plain or gzip)");
+  philly_cmd->add_option("file", philly.path, "philly.csv or philly.csv.gz")
+      ->required()
+      ->check(CLI::ExistingFile);
+  philly_cmd
+      ->add_option("--total-gpus", philly.total_gpus,
+                   "GPUs of the whole cohort (default: mean demand x headroom, whole nodes)")
+      ->check(CLI::NonNegativeNumber);
+  philly_cmd->add_option("--gpus-per-node", philly.gpus_per_node, "GPUs per node (pod size cap)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  philly_cmd->add_option("--headroom", philly.headroom, "Derived total = mean GPU demand x this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  philly_cmd->add_option("--cohort", philly.cohort, "Cohort of the VCs' ClusterQueues")
+      ->capture_default_str();
+  for (CLI::App* source : {philly_cmd}) {
+    source->add_option("--out", import_options.out, "Output directory")->capture_default_str();
+    source->add_flag("--strict", import_options.strict, "Exit 1 when any row was skipped");
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (philly_cmd->parsed()) {
+    return replay::RunImportPhilly(philly, import_options);
   }
   if (validate_cmd->parsed()) {
     return replay::RunValidate(validate);

@@ -1,0 +1,252 @@
+#include "replay/import_common.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <numeric>
+#include <system_error>
+
+#include "replay/json_writer.h"
+#include "replay/time_parse.h"
+
+namespace replay {
+
+engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path) {
+  // gzread passes a file that is not gzip through unchanged.
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return engine::NotFound(fmt::format(
+        "{}: cannot open: {}", path, std::generic_category().message(errno != 0 ? errno : ENOENT)));
+  }
+  gzbuffer(file, 1 << 20);
+  std::string text;
+  constexpr size_t kChunk = 1 << 20;
+  while (true) {
+    const size_t filled = text.size();
+    text.resize(filled + kChunk);
+    const int n = gzread(file, text.data() + filled, static_cast<unsigned>(kChunk));
+    if (n < 0) {
+      int errnum = 0;
+      std::string message = gzerror(file, &errnum);
+      gzclose(file);
+      return engine::InvalidArgument(fmt::format("{}: {}", path, message));
+    }
+    text.resize(filled + static_cast<size_t>(n));
+    if (n == 0) {
+      break;
+    }
+  }
+  if (gzclose(file) != Z_OK) {
+    // A truncated gzip stream: what was read is kept only if the caller never sees it.
+    return engine::InvalidArgument(fmt::format("{}: truncated or corrupt gzip data", path));
+  }
+  return text;
+}
+
+std::vector<std::string_view> SplitCsvLine(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') {
+    line.remove_suffix(1);
+  }
+  std::vector<std::string_view> fields;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = line.find(',', begin);
+    if (comma == std::string_view::npos) {
+      fields.push_back(line.substr(begin));
+      return fields;
+    }
+    fields.push_back(line.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+}
+
+int64_t ImportCounts::skipped() const {
+  int64_t n = 0;
+  for (const auto& [reason, count] : skipped_by_reason) {
+    n += count;
+  }
+  return n;
+}
+
+void ImportCounts::Skip(const std::string& reason, std::string detail) {
+  ++skipped_by_reason[reason];
+  if (first_errors.size() < kMaxListedErrors) {
+    first_errors.push_back(std::move(detail));
+  }
+}
+
+std::vector<int64_t> SplitProportionally(int64_t total, const std::vector<double>& weights) {
+  std::vector<int64_t> parts(weights.size(), 0);
+  if (weights.empty() || total <= 0) {
+    return parts;
+  }
+  double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+  std::vector<double> w = weights;
+  if (sum <= 0) {
+    std::fill(w.begin(), w.end(), 1.0);
+    sum = static_cast<double>(w.size());
+  }
+  std::vector<std::pair<double, size_t>> remainders;
+  int64_t given = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const double exact = static_cast<double>(total) * w[i] / sum;
+    parts[i] = static_cast<int64_t>(std::floor(exact));
+    given += parts[i];
+    remainders.emplace_back(exact - static_cast<double>(parts[i]), i);
+  }
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t k = 0; given < total; ++k, ++given) {
+    ++parts[remainders[k % remainders.size()].second];
+  }
+  return parts;
+}
+
+namespace {
+
+void AppendMetadata(JsonWriter& j, const std::string& namespace_name, const std::string& name) {
+  j.Key("apiVersion");
+  j.String("kueue.x-k8s.io/v1beta2");
+  j.Key("kind");
+  j.String("Workload");
+  j.Key("metadata");
+  j.BeginObject();
+  j.Key("name");
+  j.String(name);
+  j.Key("namespace");
+  j.String(namespace_name);
+}
+
+}  // namespace
+
+void AppendAddedEvent(const ImportedWorkload& w, std::string& out) {
+  JsonWriter j;
+  j.BeginObject();
+  j.Key("type");
+  j.String("ADDED");
+  j.Key("time");
+  j.String(FormatRfc3339(w.created_micros));
+  if (w.runtime_micros >= 0) {
+    j.Key("runtime");
+    j.String(fmt::format("{}ms", w.runtime_micros / 1000));
+  }
+  j.Key("object");
+  j.BeginObject();
+  AppendMetadata(j, w.namespace_name, w.name);
+  if (!w.labels.empty()) {
+    j.Key("labels");
+    j.BeginObject();
+    for (const auto& [key, value] : w.labels) {
+      j.Key(key);
+      j.String(value);
+    }
+    j.EndObject();
+  }
+  j.EndObject();  // metadata
+  j.Key("spec");
+  j.BeginObject();
+  j.Key("queueName");
+  j.String(w.queue_name);
+  if (!w.priority_class.empty()) {
+    j.Key("priorityClassRef");
+    j.BeginObject();
+    j.Key("group");
+    j.String("kueue.x-k8s.io");
+    j.Key("kind");
+    j.String("WorkloadPriorityClass");
+    j.Key("name");
+    j.String(w.priority_class);
+    j.EndObject();
+    j.Key("priority");
+    j.Int(w.priority);
+  }
+  j.Key("podSets");
+  j.BeginArray();
+  j.BeginObject();
+  j.Key("name");
+  j.String("main");
+  j.Key("count");
+  j.Int(w.pods);
+  j.Key("template");
+  j.BeginObject();
+  j.Key("spec");
+  j.BeginObject();
+  if (!w.affinity_key.empty()) {
+    j.Key("affinity");
+    j.BeginObject();
+    j.Key("nodeAffinity");
+    j.BeginObject();
+    j.Key("requiredDuringSchedulingIgnoredDuringExecution");
+    j.BeginObject();
+    j.Key("nodeSelectorTerms");
+    j.BeginArray();
+    j.BeginObject();
+    j.Key("matchExpressions");
+    j.BeginArray();
+    j.BeginObject();
+    j.Key("key");
+    j.String(w.affinity_key);
+    j.Key("operator");
+    j.String("In");
+    j.Key("values");
+    j.BeginArray();
+    for (const std::string& v : w.affinity_values) {
+      j.String(v);
+    }
+    j.EndArray();
+    j.EndObject();
+    j.EndArray();
+    j.EndObject();
+    j.EndArray();
+    j.EndObject();
+    j.EndObject();
+    j.EndObject();
+  }
+  j.Key("containers");
+  j.BeginArray();
+  j.BeginObject();
+  j.Key("name");
+  j.String("main");
+  j.Key("resources");
+  j.BeginObject();
+  j.Key("requests");
+  j.BeginObject();
+  for (const auto& [resource, quantity] : w.requests) {
+    j.Key(resource);
+    j.String(quantity);
+  }
+  j.EndObject();
+  j.EndObject();
+  j.EndObject();
+  j.EndArray();   // containers
+  j.EndObject();  // spec
+  j.EndObject();  // template
+  j.EndObject();  // pod set
+  j.EndArray();
+  j.EndObject();  // spec
+  j.EndObject();  // object
+  j.EndObject();
+  out += j.str();
+}
+
+void AppendDeletedEvent(int64_t micros, const std::string& namespace_name, const std::string& name,
+                        std::string& out) {
+  JsonWriter j;
+  j.BeginObject();
+  j.Key("type");
+  j.String("DELETED");
+  j.Key("time");
+  j.String(FormatRfc3339(micros));
+  j.Key("object");
+  j.BeginObject();
+  AppendMetadata(j, namespace_name, name);
+  j.EndObject();  // metadata
+  j.EndObject();  // object
+  j.EndObject();
+  out += j.str();
+}
+
+}  // namespace replay

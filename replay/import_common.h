@@ -1,0 +1,70 @@
+// File: replay/import_common.h
+//
+// What every `tally import` source shares (docs/import.md): reading a plain or gzip input whole,
+// splitting CSV rows, the counts of rows read / used / skipped by reason that every importer
+// reports (they reconcile: read = used + skipped), splitting a quota between tenants, and writing
+// the tally.events/v1 lines of the Workloads an importer derives.
+//
+// Thread safety: reentrant; no shared state.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/base/status.h"
+
+namespace replay {
+
+// A whole input file, decompressed when it is gzip (by its magic bytes, not its name).
+engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path);
+
+// Splits one CSV line on commas (the public traces quote nothing; a field with a double quote is
+// refused by the importers, not guessed at). A trailing '\r' is dropped.
+std::vector<std::string_view> SplitCsvLine(std::string_view line);
+
+// Rows read, used and skipped, with the first errors in full ("file:line: field: message").
+struct ImportCounts {
+  int64_t read = 0;  // data rows (not the header, not blank lines)
+  int64_t used = 0;
+  std::map<std::string, int64_t> skipped_by_reason;  // reason -> rows
+  std::vector<std::string> first_errors;             // at most kMaxListedErrors
+  static constexpr size_t kMaxListedErrors = 20;
+
+  int64_t skipped() const;
+  // Counts one skipped row under `reason` and keeps `detail` if fewer than the limit are listed.
+  void Skip(const std::string& reason, std::string detail);
+};
+
+// Splits `total` units between tenants in proportion to `weights` (largest remainder, ties to the
+// lower index): the parts sum to `total` exactly. All-zero weights split evenly.
+std::vector<int64_t> SplitProportionally(int64_t total, const std::vector<double>& weights);
+
+// The text of one single-pod-set Workload ADDED event of tally.events/v1 (docs/events.md),
+// without the trailing newline.
+struct ImportedWorkload {
+  int64_t created_micros = 0;
+  int64_t runtime_micros = -1;  // < 0: no runtime (runs until a DELETED event)
+  std::string name;
+  std::string namespace_name;
+  std::string queue_name;
+  std::string priority_class;  // "" for none
+  int32_t priority = 0;        // the class's value, when priority_class is set
+  int32_t pods = 1;
+  std::vector<std::pair<std::string, std::string>> requests;  // per pod: resource -> quantity
+  // Node affinity of the pod template: `key` In `values` (empty key: none).
+  std::string affinity_key;
+  std::vector<std::string> affinity_values;
+  std::map<std::string, std::string> labels;
+};
+void AppendAddedEvent(const ImportedWorkload& w, std::string& out);
+// A DELETED event for namespace/name at `micros`.
+void AppendDeletedEvent(int64_t micros, const std::string& namespace_name, const std::string& name,
+                        std::string& out);
+
+// The first line of a tally.events/v1 file.
+inline constexpr std::string_view kEventsHeader = R"({"format":"tally.events","version":1})";
+
+}  // namespace replay
