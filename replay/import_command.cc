@@ -69,13 +69,19 @@ int Finish(const std::string& source, const std::string& input, const ImportOutp
       || !WriteTextFile(dir / "import.json", ImportJson(source, input, out))) {
     return 1;
   }
+  std::string written = "manifests.yaml,events.jsonl,import.json";
+  for (const auto& [name, text] : out.extra_files) {
+    if (!WriteTextFile(dir / name, text)) {
+      return 1;
+    }
+    written += fmt::format(",{}", name);
+  }
   for (const std::string& e : out.counts.first_errors) {
     std::fprintf(stderr, "skipped: %s\n", e.c_str());
   }
   if (static_cast<size_t>(out.counts.skipped()) > out.counts.first_errors.size()) {
-    std::fprintf(stderr, "... and %lld more skipped rows (by reason in import.json)\n",
-                 static_cast<long long>(out.counts.skipped())
-                     - static_cast<long long>(out.counts.first_errors.size()));
+    std::fprintf(stderr, "... %lld rows skipped in all: by reason below and in import.json\n",
+                 static_cast<long long>(out.counts.skipped()));
   }
   std::string reasons;
   for (const auto& [reason, count] : out.counts.skipped_by_reason) {
@@ -91,13 +97,26 @@ int Finish(const std::string& source, const std::string& input, const ImportOutp
   for (const std::string& n : out.notes) {
     std::printf("%s\n", n.c_str());
   }
-  std::printf("wrote %s/{manifests.yaml,events.jsonl,import.json}\n", options.out.c_str());
+  std::printf("wrote %s/{%s}\n", options.out.c_str(), written.c_str());
   std::printf("next: tally replay --manifests %s/manifests.yaml --events %s/events.jsonl\n",
               options.out.c_str(), options.out.c_str());
   return options.strict && out.counts.skipped() > 0 ? 1 : 0;
 }
 
 }  // namespace
+
+int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& options) {
+  engine::StatusOr<ImportOutput> out = ImportAuditLogs(audit);
+  if (!out.ok()) {
+    std::fprintf(stderr, "error: %s\n", std::string(out.status().message()).c_str());
+    return 1;
+  }
+  std::string inputs;
+  for (const std::string& path : audit.paths) {
+    inputs += (inputs.empty() ? "" : " ") + path;
+  }
+  return Finish("audit", inputs, *out, options);
+}
 
 int RunImportPhilly(const PhillyImportOptions& philly, const ImportCommandOptions& options) {
   engine::StatusOr<ImportOutput> out = ImportPhilly(philly);

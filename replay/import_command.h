@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "replay/audit_import.h"
 #include "replay/philly_import.h"
 
 namespace replay {
@@ -18,6 +19,7 @@ struct ImportCommandOptions {
   bool strict = false;
 };
 
+int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& options);
 int RunImportPhilly(const PhillyImportOptions& philly, const ImportCommandOptions& options);
 
 }  // namespace replay

@@ -14,7 +14,7 @@
 
 namespace replay {
 
-engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path) {
+engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::string* damage) {
   // gzread passes a file that is not gzip through unchanged.
   gzFile file = gzopen(path.c_str(), "rb");
   if (file == nullptr) {
@@ -30,9 +30,14 @@ engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path) {
     const int n = gzread(file, text.data() + filled, static_cast<unsigned>(kChunk));
     if (n < 0) {
       int errnum = 0;
-      std::string message = gzerror(file, &errnum);
+      std::string message = fmt::format("{}: {}", path, gzerror(file, &errnum));
       gzclose(file);
-      return engine::InvalidArgument(fmt::format("{}: {}", path, message));
+      text.resize(filled);
+      if (damage == nullptr) {
+        return engine::InvalidArgument(message);
+      }
+      *damage = std::move(message);
+      return text;
     }
     text.resize(filled + static_cast<size_t>(n));
     if (n == 0) {
@@ -40,8 +45,11 @@ engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path) {
     }
   }
   if (gzclose(file) != Z_OK) {
-    // A truncated gzip stream: what was read is kept only if the caller never sees it.
-    return engine::InvalidArgument(fmt::format("{}: truncated or corrupt gzip data", path));
+    std::string message = fmt::format("{}: truncated or corrupt gzip data", path);
+    if (damage == nullptr) {
+      return engine::InvalidArgument(message);
+    }
+    *damage = std::move(message);
   }
   return text;
 }
@@ -73,7 +81,7 @@ int64_t ImportCounts::skipped() const {
 
 void ImportCounts::Skip(const std::string& reason, std::string detail) {
   ++skipped_by_reason[reason];
-  if (first_errors.size() < kMaxListedErrors) {
+  if (!detail.empty() && first_errors.size() < kMaxListedErrors) {
     first_errors.push_back(std::move(detail));
   }
 }

@@ -18,8 +18,11 @@
 
 namespace replay {
 
-// A whole input file, decompressed when it is gzip (by its magic bytes, not its name).
-engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path);
+// A whole input file, decompressed when it is gzip (by its magic bytes, not its name). A truncated
+// or corrupt gzip stream is an error, unless `damage` is given: then what could be decompressed is
+// returned and `damage` says what went wrong (audit logs are kept whole as far as they read).
+engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path,
+                                              std::string* damage = nullptr);
 
 // Splits one CSV line on commas (the public traces quote nothing; a field with a double quote is
 // refused by the importers, not guessed at). A trailing '\r' is dropped.
@@ -35,6 +38,8 @@ struct ImportCounts {
 
   int64_t skipped() const;
   // Counts one skipped row under `reason` and keeps `detail` if fewer than the limit are listed.
+  // An empty detail marks an expected skip (an audit line about another resource): counted, not
+  // listed as an error.
   void Skip(const std::string& reason, std::string detail);
 };
 
@@ -63,6 +68,16 @@ void AppendAddedEvent(const ImportedWorkload& w, std::string& out);
 // A DELETED event for namespace/name at `micros`.
 void AppendDeletedEvent(int64_t micros, const std::string& namespace_name, const std::string& name,
                         std::string& out);
+
+// What an importer makes of its input; `tally import` writes it to OUT/ (import_command.h).
+struct ImportOutput {
+  std::string manifests;  // multi-document YAML
+  std::string events;     // tally.events/v1, header first, in time order
+  ImportCounts counts;
+  std::vector<std::string> notes;  // facts about the mapping, one line each, for the user
+  // Further files for OUT/: name -> content (the audit importer's admissions.jsonl).
+  std::vector<std::pair<std::string, std::string>> extra_files;
+};
 
 // The first line of a tally.events/v1 file.
 inline constexpr std::string_view kEventsHeader = R"({"format":"tally.events","version":1})";

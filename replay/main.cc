@@ -162,6 +162,11 @@ int Run(int argc, char** argv) {
       ->add_option("--max-admissions-per-second", replay_opts.max_admissions_per_second,
                    "Control plane: cap on admissions per second (0: none)")
       ->check(CLI::NonNegativeNumber);
+  replay_cmd
+      ->add_option("--verify", replay_opts.verify,
+                   "Compare the decisions with the admissions an imported audit log recorded "
+                   "(its admissions.jsonl); exit 1 on any difference")
+      ->check(CLI::ExistingFile);
 
   replay::DiffOptions diff;
   CLI::App* diff_cmd = app.add_subcommand(
@@ -271,7 +276,13 @@ int Run(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   philly_cmd->add_option("--cohort", philly.cohort, "Cohort of the VCs' ClusterQueues")
       ->capture_default_str();
-  for (CLI::App* source : {philly_cmd}) {
+  replay::AuditImportOptions audit;
+  CLI::App* audit_cmd = import_cmd->add_subcommand(
+      "audit", "Kubernetes API server audit logs (audit.k8s.io/v1, v1beta1; plain or gzip)");
+  audit_cmd->add_option("files", audit.paths, "Audit log files, rotated ones in any order")
+      ->required()
+      ->check(CLI::ExistingFile);
+  for (CLI::App* source : {philly_cmd, audit_cmd}) {
     source->add_option("--out", import_options.out, "Output directory")->capture_default_str();
     source->add_flag("--strict", import_options.strict, "Exit 1 when any row was skipped");
   }
@@ -281,6 +292,9 @@ int Run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (audit_cmd->parsed()) {
+    return replay::RunImportAudit(audit, import_options);
   }
   if (philly_cmd->parsed()) {
     return replay::RunImportPhilly(philly, import_options);

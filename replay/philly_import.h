@@ -32,13 +32,6 @@ struct PhillyImportOptions {
   std::string cohort = "philly";
 };
 
-struct ImportOutput {
-  std::string manifests;  // multi-document YAML
-  std::string events;     // tally.events/v1, header first, in time order
-  ImportCounts counts;
-  std::vector<std::string> notes;  // facts about the mapping, one line each, for the user
-};
-
 engine::StatusOr<ImportOutput> ImportPhilly(const PhillyImportOptions& options);
 
 }  // namespace replay

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "replay/admission_verify.h"
 #include "replay/cluster_state.h"
 #include "replay/decision_output.h"
 #include "replay/report_writers.h"
@@ -112,7 +113,24 @@ int RunReplay(const ReplayOptions& options) {
                  report.errors.empty() ? "?" : report.errors.back().c_str());
     return 1;
   }
-  return written ? 0 : 1;
+  if (!written) {
+    return 1;
+  }
+  if (!options.verify.empty()) {
+    engine::StatusOr<AdmissionVerification> v =
+        VerifyAdmissions(options.verify, (out / "decisions.jsonl").string());
+    if (!v.ok()) {
+      std::fprintf(stderr, "error: --verify: %s\n", v.status().message().c_str());
+      return 1;
+    }
+    const std::string text = FormatVerification(*v);
+    if (!WriteTextFile(out / "verify.txt", text)) {
+      return 1;
+    }
+    std::fputs(text.c_str(), stdout);
+    return v->differences.empty() ? 0 : 1;
+  }
+  return 0;
 }
 
 }  // namespace replay

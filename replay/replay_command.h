@@ -35,6 +35,9 @@ struct ReplayOptions {
   std::string finish_to_release = "1s";
   std::string cycle_duration = "10ms";
   double max_admissions_per_second = 0;
+  // The admissions an imported audit log recorded (admissions.jsonl): compared with the
+  // decisions, differences listed in DIR/verify.txt, exit status 1 when there are any.
+  std::string verify;
 };
 
 int RunReplay(const ReplayOptions& options);
