@@ -13,6 +13,7 @@
 
 #include <simdjson.h>
 
+#include "engine/base/check.h"
 #include "replay/time_parse.h"
 
 namespace replay {
@@ -583,6 +584,20 @@ class AuditReplayBuilder {
 };
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> FollowedAuditResources() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const char* r : {"workloads", "workloads/status", "clusterqueues", "cohorts", "localqueues",
+                        "resourceflavors", "workloadpriorityclasses"}) {
+    out.emplace_back("kueue.x-k8s.io", r);
+  }
+  out.emplace_back("", "namespaces");
+  for (const auto& [group, resource] : out) {
+    const size_t slash = resource.find('/');
+    TALLY_CHECK(Classify(group, resource.substr(0, slash)).has_value());
+  }
+  return out;
+}
 
 engine::StatusOr<ImportOutput> ImportAuditLogs(const AuditImportOptions& options) {
   if (options.paths.empty()) {

@@ -38,6 +38,10 @@ struct AuditImportOptions {
 // extra_files holds admissions.jsonl, the admissions the log recorded (for `replay --verify`).
 engine::StatusOr<ImportOutput> ImportAuditLogs(const AuditImportOptions& options);
 
+// The (API group, resource) pairs the importer follows; data/audit/audit-policy.yaml must record
+// each of them at RequestResponse level (a test checks it).
+std::vector<std::pair<std::string, std::string>> FollowedAuditResources();
+
 // The name of the recorded admissions file beside manifests.yaml and events.jsonl.
 inline constexpr const char* kRecordedAdmissionsFile = "admissions.jsonl";
 

@@ -18,6 +18,8 @@
 #include "replay/admission_verify.h"
 #include "test/testing/replay_harness.h"
 
+#include <yaml-cpp/yaml.h>
+
 namespace replay {
 namespace {
 
@@ -500,6 +502,97 @@ TEST(AuditImportTest, AWorkloadAlreadyAdmittedWhenFirstSeenStartsHoldingItsQuota
   ASSERT_TRUE(o.completed);
   EXPECT_EQ(o.report.events_rejected, 0);
   EXPECT_EQ(o.report.workloads_initially_admitted, 1);
+}
+
+// The public real samples (test/audit/real/SOURCE.md): format variants of three API server
+// generations. None holds a Kueue object; the counts are those of the files, by stage and kind.
+TEST(AuditImportTest, RealPublicSamplesImportWithTheirCounts) {
+  const std::string dir = std::string(TALLY_SOURCE_DIR) + "/test/audit/real/";
+  engine::StatusOr<ImportOutput> v1 = ImportAuditLogs({{dir + "audit2rbac-demo-v1.log"}});
+  ASSERT_TRUE(v1.ok()) << v1.status().message();
+  EXPECT_EQ(v1->counts.read, 37);
+  EXPECT_EQ(v1->counts.used, 0);
+  EXPECT_EQ(v1->counts.skipped_by_reason, (std::map<std::string, int64_t>{{"other resource", 37}}));
+
+  engine::StatusOr<ImportOutput> v1beta1 =
+      ImportAuditLogs({{dir + "audit2rbac-demo-v1beta1-full.log.gz"}});
+  ASSERT_TRUE(v1beta1.ok()) << v1beta1.status().message();
+  EXPECT_EQ(v1beta1->counts.read, 757);
+  EXPECT_EQ(v1beta1->counts.skipped_by_reason,
+            (std::map<std::string, int64_t>{{"other resource", 437},
+                                            {"stage not ResponseComplete", 320}}));
+
+  std::vector<std::string> falco;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "falco-k8s_audit")) {
+    falco.push_back(entry.path().string());
+  }
+  std::sort(falco.begin(), falco.end());
+  ASSERT_EQ(falco.size(), 46u);
+  engine::StatusOr<ImportOutput> f = ImportAuditLogs({falco});
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->counts.read, 51);
+  // Namespace foo: created by three users (one auditID recorded twice) and deleted once.
+  EXPECT_EQ(f->counts.used, 3);
+  EXPECT_EQ(f->counts.skipped_by_reason.at("duplicate event"), 1);
+  EXPECT_EQ(f->counts.read, f->counts.used + f->counts.skipped());
+  bool missing_noted = false;
+  for (const std::string& n : f->notes) {
+    missing_noted = missing_noted || Contains(n, "38 lines without apiVersion");
+  }
+  EXPECT_TRUE(missing_noted);
+  // The ConfigMaps' and Secrets' values never reach an output.
+  for (const std::string* text : {&f->manifests, &f->events}) {
+    EXPECT_FALSE(Contains(*text, "aws_secret_access_key")) << *text;
+    EXPECT_FALSE(Contains(*text, "MY-KEY")) << *text;
+  }
+  EXPECT_TRUE(
+      Contains(f->manifests, R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"foo"}})"))
+      << f->manifests;
+}
+
+// The shipped audit policy records every resource the importer follows, with bodies, and no
+// Secret or ConfigMap body.
+TEST(AuditImportTest, ShippedAuditPolicyRecordsWhatTheImporterFollows) {
+  const YAML::Node policy =
+      YAML::LoadFile(std::string(TALLY_SOURCE_DIR) + "/data/audit/audit-policy.yaml");
+  ASSERT_EQ(policy["kind"].as<std::string>(), "Policy");
+  ASSERT_EQ(policy["apiVersion"].as<std::string>(), "audit.k8s.io/v1");
+  // The level of the first rule matching (group, resource) for a write, as the API server does.
+  auto level_of = [&](const std::string& group, const std::string& resource) {
+    for (const YAML::Node& rule : policy["rules"]) {
+      if (rule["verbs"]) {
+        bool writes = false;
+        for (const YAML::Node& v : rule["verbs"]) {
+          writes = writes || v.as<std::string>() == "create";
+        }
+        if (!writes) {
+          continue;
+        }
+      }
+      if (!rule["resources"]) {
+        return rule["level"].as<std::string>();
+      }
+      for (const YAML::Node& g : rule["resources"]) {
+        if (g["group"].as<std::string>() != group) {
+          continue;
+        }
+        for (const YAML::Node& r : g["resources"]) {
+          if (r.as<std::string>() == resource) {
+            return rule["level"].as<std::string>();
+          }
+        }
+      }
+    }
+    return std::string("None");
+  };
+  const auto followed = FollowedAuditResources();
+  ASSERT_EQ(followed.size(), 8u);
+  for (const auto& [group, resource] : followed) {
+    EXPECT_EQ(level_of(group, resource), "RequestResponse") << group << "/" << resource;
+  }
+  EXPECT_EQ(level_of("", "secrets"), "Metadata");
+  EXPECT_EQ(level_of("", "configmaps"), "Metadata");
+  EXPECT_EQ(level_of("", "pods"), "None");
 }
 
 }  // namespace
