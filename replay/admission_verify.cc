@@ -128,12 +128,12 @@ engine::StatusOr<AdmissionVerification> VerifyAdmissions(const std::string& reco
   for (const auto& [w, a] : *replayed) {
     workloads[w] = 0;
   }
-  static const std::vector<Admission> kNone;
+  const std::vector<Admission> none;
   for (const auto& [w, unused] : workloads) {
     auto r = recorded->find(w);
     auto t = replayed->find(w);
-    const std::vector<Admission>& log = r == recorded->end() ? kNone : r->second;
-    const std::vector<Admission>& tally = t == replayed->end() ? kNone : t->second;
+    const std::vector<Admission>& log = r == recorded->end() ? none : r->second;
+    const std::vector<Admission>& tally = t == replayed->end() ? none : t->second;
     for (size_t i = 0; i < std::max(log.size(), tally.size()); ++i) {
       const std::string nth = fmt::format("admission {}", i + 1);
       if (i >= tally.size()) {

@@ -42,7 +42,7 @@ std::optional<Followed> Classify(std::string_view group, std::string_view resour
 // The kind of a followed resource, for objects without one (a Request-level create's body always
 // has it; this covers hand-made logs).
 std::string_view KindOf(std::string_view resource) {
-  static const std::map<std::string_view, std::string_view> kKinds = {
+  constexpr std::pair<std::string_view, std::string_view> kKinds[] = {
       {"workloads", "Workload"},
       {"clusterqueues", "ClusterQueue"},
       {"cohorts", "Cohort"},
@@ -50,8 +50,12 @@ std::string_view KindOf(std::string_view resource) {
       {"resourceflavors", "ResourceFlavor"},
       {"workloadpriorityclasses", "WorkloadPriorityClass"},
       {"namespaces", "Namespace"}};
-  auto it = kKinds.find(resource);
-  return it == kKinds.end() ? std::string_view() : it->second;
+  for (const auto& [plural, kind] : kKinds) {
+    if (plural == resource) {
+      return kind;
+    }
+  }
+  return {};
 }
 
 // One audit line kept for the second pass.
@@ -206,10 +210,10 @@ void ReadAuditFile(const std::string& path, size_t file_index, std::vector<Audit
                         ? std::string(Str(ref, "apiVersion"))
                         : fmt::format("{}/{}", Str(ref, "apiGroup"), Str(ref, "apiVersion"));
     simdjson::dom::element object;
-    if (IsObject(ev, "responseObject", object) && IsFullObject(object)) {
-      r.object = simdjson::minify(object);
-    } else if ((verb == "create" || verb == "update") && IsObject(ev, "requestObject", object)
-               && IsFullObject(object)) {
+    const bool response_usable = IsObject(ev, "responseObject", object) && IsFullObject(object);
+    if (response_usable
+        || ((verb == "create" || verb == "update") && IsObject(ev, "requestObject", object)
+            && IsFullObject(object))) {
       r.object = simdjson::minify(object);
     } else if (verb != "delete") {
       skip("no object",
@@ -316,11 +320,15 @@ std::string CleanObject(simdjson::dom::element o, const AuditRecord& r, bool kee
   std::string_view kind = Str(o, "kind");
   std::string out =
       fmt::format("{{\"apiVersion\":{},\"kind\":{},\"metadata\":{}",
-                  Quoted(api_version.empty() ? std::string_view(r.api_version) : api_version),
+                  Quoted(api_version.empty() ? std::string_view{r.api_version} : api_version),
                   Quoted(kind.empty() ? KindOf(r.resource) : kind),
                   CleanMetadata(o["metadata"], keep_creation));
   if (r.followed != Followed::kNamespace) {
-    for (auto [key, value] : simdjson::dom::object(o)) {
+    simdjson::dom::object fields;
+    if (o.get_object().get(fields) != simdjson::SUCCESS) {
+      return out + "}";
+    }
+    for (auto [key, value] : fields) {
       if (key != "apiVersion" && key != "kind" && key != "metadata" && key != "status") {
         out += fmt::format(",{}:{}", Quoted(key), simdjson::minify(value));
       }
