@@ -4,6 +4,7 @@
 #include <exception>
 #include <filesystem>
 
+#include "replay/audit_log_writer.h"
 #include "replay/diff_command.h"
 #include "replay/explain_command.h"
 #include "replay/gate_command.h"
@@ -168,6 +169,35 @@ int Run(int argc, char** argv) {
                    "(its admissions.jsonl); exit 1 on any difference")
       ->check(CLI::ExistingFile);
 
+  replay::AuditLogOptions audit_log;
+  std::string audit_log_out = "audit.log";
+  int64_t audit_log_max_lines = 0;
+  CLI::App* audit_log_cmd = app.add_subcommand(
+      "audit-log",
+      "A synthetic API server audit log of a replayed scenario (docs/import.md), for tests");
+  audit_log_cmd->add_option("--manifests", audit_log.manifests, "The scenario's manifests")
+      ->required();
+  audit_log_cmd->add_option("--events", audit_log.events, "The scenario's events")
+      ->required()
+      ->check(CLI::ExistingFile);
+  audit_log_cmd
+      ->add_option("--decisions", audit_log.decisions,
+                   "decisions.jsonl of `tally replay` on those manifests and events")
+      ->required()
+      ->check(CLI::ExistingFile);
+  audit_log_cmd->add_option("--out", audit_log_out, "The log file (the newest, when rotated)")
+      ->capture_default_str();
+  audit_log_cmd
+      ->add_option("--max-lines", audit_log_max_lines,
+                   "Rotate after this many lines, as kube-apiserver's --audit-log-maxsize does")
+      ->check(CLI::NonNegativeNumber);
+  audit_log_cmd->add_option("--api-version", audit_log.api_version, "audit.k8s.io/v1 or v1beta1")
+      ->capture_default_str();
+  audit_log_cmd->add_flag("!--no-noise", audit_log.noise,
+                          "Leave out unrelated traffic (leases, reads, Secrets, conflicts)");
+  audit_log_cmd->add_option("--seed", audit_log.seed, "Seed of IDs and noise")
+      ->capture_default_str();
+
   replay::DiffOptions diff;
   CLI::App* diff_cmd = app.add_subcommand(
       "diff", "Compare two tally replay output directories (docs/diff-and-gate.md)");
@@ -292,6 +322,9 @@ int Run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  }
+  if (audit_log_cmd->parsed()) {
+    return replay::RunAuditLog(audit_log, audit_log_out, audit_log_max_lines);
   }
   if (audit_cmd->parsed()) {
     return replay::RunImportAudit(audit, import_options);

@@ -595,5 +595,42 @@ TEST(AuditImportTest, ShippedAuditPolicyRecordsWhatTheImporterFollows) {
   EXPECT_EQ(level_of("", "pods"), "None");
 }
 
+// The shipped synthetic logs of gpu-day (test/audit/gpu-day/README.md), rotated, gzip, given
+// newest first: the counts of the files, and zero differences between tally's decisions on the
+// import and the admissions the logs recorded.
+TEST(AuditImportTest, ShippedSyntheticLogOfGpuDayReplaysWithZeroDifferences) {
+  const std::string dir = std::string(TALLY_SOURCE_DIR) + "/test/audit/gpu-day/";
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().string().ends_with(".log.gz")) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.rbegin(), files.rend());
+  ASSERT_EQ(files.size(), 3u);
+  engine::StatusOr<ImportOutput> out = ImportAuditLogs({files});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->counts.read, 3856);
+  EXPECT_EQ(out->counts.used, 942);
+  EXPECT_EQ(out->counts.skipped_by_reason.at("stage not ResponseComplete"), 1928);
+  EXPECT_EQ(out->counts.skipped_by_reason.at("failed request"), 66);
+  EXPECT_EQ(out->counts.read, out->counts.used + out->counts.skipped());
+  ReplayHarness h;
+  const testing::Outcome o =
+      h.ReplayFiles(h.Write("m.yaml", out->manifests), h.Write("e.jsonl", out->events), {});
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_rejected, 0);
+  std::string decisions;
+  for (const std::string& line : o.decisions) {
+    decisions += line + "\n";
+  }
+  engine::StatusOr<AdmissionVerification> v = VerifyAdmissions(
+      h.Write("admissions.jsonl", AdmissionsFile(*out)), h.Write("d.jsonl", decisions));
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  EXPECT_EQ(v->recorded, 305);
+  EXPECT_EQ(v->matched, 305);
+  EXPECT_TRUE(v->differences.empty()) << FormatVerification(*v);
+}
+
 }  // namespace
 }  // namespace replay
