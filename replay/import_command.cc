@@ -118,6 +118,16 @@ int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& 
   return Finish("audit", inputs, *out, options);
 }
 
+int RunImportAlibabaGpu(const AlibabaGpuImportOptions& alibaba,
+                        const ImportCommandOptions& options) {
+  engine::StatusOr<ImportOutput> out = ImportAlibabaGpu(alibaba);
+  if (!out.ok()) {
+    std::fprintf(stderr, "error: %s\n", std::string(out.status().message()).c_str());
+    return 1;
+  }
+  return Finish("alibaba-gpu", alibaba.pods, *out, options);
+}
+
 int RunImportPhilly(const PhillyImportOptions& philly, const ImportCommandOptions& options) {
   engine::StatusOr<ImportOutput> out = ImportPhilly(philly);
   if (!out.ok()) {

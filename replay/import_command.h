@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "replay/alibaba_gpu_import.h"
 #include "replay/audit_import.h"
 #include "replay/philly_import.h"
 
@@ -20,6 +21,8 @@ struct ImportCommandOptions {
 };
 
 int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& options);
+int RunImportAlibabaGpu(const AlibabaGpuImportOptions& alibaba,
+                        const ImportCommandOptions& options);
 int RunImportPhilly(const PhillyImportOptions& philly, const ImportCommandOptions& options);
 
 }  // namespace replay

@@ -312,7 +312,21 @@ int Run(int argc, char** argv) {
   audit_cmd->add_option("files", audit.paths, "Audit log files, rotated ones in any order")
       ->required()
       ->check(CLI::ExistingFile);
-  for (CLI::App* source : {philly_cmd, audit_cmd}) {
+  replay::AlibabaGpuImportOptions alibaba;
+  CLI::App* alibaba_cmd = import_cmd->add_subcommand(
+      "alibaba-gpu", "Alibaba cluster-trace-gpu-v2023 (openb_pod_list_*.csv and a node list)");
+  alibaba_cmd->add_option("pods", alibaba.pods, "openb_pod_list_*.csv")
+      ->required()
+      ->check(CLI::ExistingFile);
+  alibaba_cmd->add_option("--nodes", alibaba.nodes, "openb_node_list_*.csv: flavors and quotas")
+      ->required()
+      ->check(CLI::ExistingFile);
+  alibaba_cmd->add_option("--tenants", alibaba.tenants, "Tenants (a hash of the pod name)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  alibaba_cmd->add_option("--cohort", alibaba.cohort, "Cohort of the tenants' ClusterQueues")
+      ->capture_default_str();
+  for (CLI::App* source : {philly_cmd, audit_cmd, alibaba_cmd}) {
     source->add_option("--out", import_options.out, "Output directory")->capture_default_str();
     source->add_flag("--strict", import_options.strict, "Exit 1 when any row was skipped");
   }
@@ -325,6 +339,9 @@ int Run(int argc, char** argv) {
   }
   if (audit_log_cmd->parsed()) {
     return replay::RunAuditLog(audit_log, audit_log_out, audit_log_max_lines);
+  }
+  if (alibaba_cmd->parsed()) {
+    return replay::RunImportAlibabaGpu(alibaba, import_options);
   }
   if (audit_cmd->parsed()) {
     return replay::RunImportAudit(audit, import_options);
