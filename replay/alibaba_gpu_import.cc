@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <map>
 #include <set>
 #include <utility>
@@ -40,12 +39,6 @@ struct Capacity {
   int64_t gpu_milli = 0;
 };
 
-bool ParseInt(std::string_view text, int64_t& out) {
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end && !text.empty();
-}
-
 std::string FlavorOfModel(std::string_view model) {
   std::string name = "gpu-";
   for (char c : model) {
@@ -54,52 +47,11 @@ std::string FlavorOfModel(std::string_view model) {
   return name;
 }
 
-// Lines of a CSV text after its header, with their line numbers; blank lines skipped.
-struct CsvLines {
-  std::vector<std::pair<int64_t, std::string_view>> rows;
-};
-engine::StatusOr<CsvLines> SplitRows(const std::string& path, std::string_view text,
-                                     std::string_view header) {
-  CsvLines out;
-  int64_t line_number = 0;
-  bool header_seen = false;
-  while (!text.empty()) {
-    const size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (line.find_first_not_of(" \t") == std::string_view::npos) {
-      continue;
-    }
-    if (!header_seen) {
-      if (line != header) {
-        return engine::InvalidArgument(fmt::format("{}:{}: header \"{}\" is not \"{}\"", path,
-                                                   line_number, line.substr(0, 200), header));
-      }
-      header_seen = true;
-      continue;
-    }
-    out.rows.emplace_back(line_number, line);
-  }
-  if (!header_seen) {
-    return engine::InvalidArgument(fmt::format("{}: empty file (no header)", path));
-  }
-  return out;
-}
-
-// FNV-1a with a final avalanche (splitmix64's): sequential names must not fall round-robin.
-uint64_t NameHash(std::string_view s) {
-  uint64_t h = 14695981039346656037ULL;
-  for (char c : s) {
-    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-  return h ^ (h >> 31);
-}
+// Times above this (seconds from the trace start, ~317 years) are refused: they would overflow
+// microseconds since the Unix epoch.
+constexpr int64_t kMaxSeconds = 10'000'000'000;
+// Node capacities above this (millicores, MiB, GPUs) are refused: their sums must not overflow.
+constexpr int64_t kMaxNodeField = 1'000'000'000'000;
 
 struct Pod {
   ImportedWorkload workload;
@@ -122,19 +74,21 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
   if (!node_text.ok()) {
     return node_text.status();
   }
-  engine::StatusOr<CsvLines> node_rows = SplitRows(options.nodes, *node_text, kNodeHeader);
+  engine::StatusOr<std::vector<CsvRow>> node_rows =
+      CsvDataRows(options.nodes, *node_text, kNodeHeader);
   if (!node_rows.ok()) {
     return node_rows.status();
   }
   std::map<std::string, Capacity> flavors;
   std::map<std::string, std::string> flavor_of_model;
-  for (const auto& [line_number, line] : node_rows->rows) {
+  for (const auto& [line_number, line] : *node_rows) {
     const std::vector<std::string_view> f = SplitCsvLine(line);
     int64_t cpu = 0;
     int64_t memory = 0;
     int64_t gpus = 0;
-    if (f.size() != 5 || !ParseInt(f[1], cpu) || !ParseInt(f[2], memory) || !ParseInt(f[3], gpus)
-        || cpu < 0 || memory < 0 || gpus < 0 || (gpus > 0 && f[4].empty())) {
+    if (f.size() != 5 || !ParseWholeNumber(f[1], cpu) || !ParseWholeNumber(f[2], memory)
+        || !ParseWholeNumber(f[3], gpus) || cpu < 0 || memory < 0 || gpus < 0 || cpu > kMaxNodeField
+        || memory > kMaxNodeField || gpus > kMaxNodeField || (gpus > 0 && f[4].empty())) {
       return engine::InvalidArgument(fmt::format(
           "{}:{}: not a node row ({}: non-negative cpu_milli, memory_mib, gpu; a model when "
           "gpu > 0)",
@@ -162,7 +116,7 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
   if (!pod_text.ok()) {
     return pod_text.status();
   }
-  engine::StatusOr<CsvLines> pod_rows = SplitRows(options.pods, *pod_text, kPodHeader);
+  engine::StatusOr<std::vector<CsvRow>> pod_rows = CsvDataRows(options.pods, *pod_text, kPodHeader);
   if (!pod_rows.ok()) {
     return pod_rows.status();
   }
@@ -173,7 +127,7 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
   int64_t never_scheduled = 0;
   int64_t constrained = 0;
   int64_t shared_gpu = 0;
-  for (const auto& [line_number, line] : pod_rows->rows) {
+  for (const auto& [line_number, line] : *pod_rows) {
     ++out.counts.read;
     const std::vector<std::string_view> f = SplitCsvLine(line);
     auto skip = [&, line_number = line_number](const char* reason, const std::string& message) {
@@ -196,19 +150,19 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
     int64_t memory = 0;
     int64_t num_gpu = 0;
     int64_t gpu_milli = 0;
-    if (!ParseInt(f[1], cpu) || cpu < 0) {
+    if (!ParseWholeNumber(f[1], cpu) || cpu < 0) {
       skip("bad cpu_milli", fmt::format("cpu_milli: \"{}\" is not a whole number >= 0", f[1]));
       continue;
     }
-    if (!ParseInt(f[2], memory) || memory < 0) {
+    if (!ParseWholeNumber(f[2], memory) || memory < 0) {
       skip("bad memory_mib", fmt::format("memory_mib: \"{}\" is not a whole number >= 0", f[2]));
       continue;
     }
-    if (!ParseInt(f[3], num_gpu) || num_gpu < 0 || num_gpu > 64) {
+    if (!ParseWholeNumber(f[3], num_gpu) || num_gpu < 0 || num_gpu > 64) {
       skip("bad num_gpu", fmt::format("num_gpu: \"{}\" is not a whole number in [0, 64]", f[3]));
       continue;
     }
-    if (!ParseInt(f[4], gpu_milli) || gpu_milli < 0 || gpu_milli > 1000
+    if (!ParseWholeNumber(f[4], gpu_milli) || gpu_milli < 0 || gpu_milli > 1000
         || (num_gpu > 0 && gpu_milli == 0)) {
       skip("bad gpu_milli",
            fmt::format("gpu_milli: \"{}\" is not in [0, 1000] (and > 0 with GPUs)", f[4]));
@@ -240,30 +194,44 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
     int64_t created = 0;
     int64_t deleted = -1;
     int64_t scheduled = -1;
-    if (!ParseInt(f[8], created) || created < 0) {
+    auto seconds = [](std::string_view text, int64_t& value) {
+      return ParseWholeNumber(text, value) && value >= 0 && value <= kMaxSeconds;
+    };
+    if (!seconds(f[8], created)) {
       skip("bad creation_time",
-           fmt::format("creation_time: \"{}\" is not whole seconds >= 0", f[8]));
+           fmt::format("creation_time: \"{}\" is not whole seconds in [0, {}]", f[8], kMaxSeconds));
       continue;
     }
-    if (!f[9].empty() && !ParseInt(f[9], deleted)) {
-      skip("bad deletion_time", fmt::format("deletion_time: \"{}\" is not whole seconds", f[9]));
+    // Empty: the pod was never deleted (still there at the trace's end) or never scheduled.
+    if (!f[9].empty() && !seconds(f[9], deleted)) {
+      skip("bad deletion_time",
+           fmt::format("deletion_time: \"{}\" is not empty or whole seconds in [0, {}]", f[9],
+                       kMaxSeconds));
       continue;
     }
-    if (!f[10].empty() && !ParseInt(f[10], scheduled)) {
-      skip("bad scheduled_time", fmt::format("scheduled_time: \"{}\" is not whole seconds", f[10]));
+    if (!f[10].empty() && !seconds(f[10], scheduled)) {
+      skip("bad scheduled_time",
+           fmt::format("scheduled_time: \"{}\" is not empty or whole seconds in [0, {}]", f[10],
+                       kMaxSeconds));
       continue;
     }
-    if ((deleted >= 0 && deleted < created) || (scheduled >= 0 && scheduled < created)) {
-      skip("time before creation", "deletion_time or scheduled_time before creation_time");
+    if (deleted >= 0 && deleted < created) {
+      skip("time before creation",
+           fmt::format("deletion_time: {} is before creation_time {}", deleted, created));
+      continue;
+    }
+    if (scheduled >= 0 && scheduled < created) {
+      skip("time before creation",
+           fmt::format("scheduled_time: {} is before creation_time {}", scheduled, created));
       continue;
     }
     if (scheduled >= 0 && deleted >= 0 && deleted <= scheduled) {
       skip("no running time",
-           fmt::format("deletion_time {} is not after scheduled_time {}", deleted, scheduled));
+           fmt::format("deletion_time: {} is not after scheduled_time {}", deleted, scheduled));
       continue;
     }
     Pod p;
-    p.tenant = static_cast<int32_t>(NameHash(f[0]) % static_cast<uint64_t>(options.tenants));
+    p.tenant = static_cast<int32_t>(StableNameHash(f[0]) % static_cast<uint64_t>(options.tenants));
     ImportedWorkload& w = p.workload;
     w.created_micros = kEpochMicros + created * 1'000'000;
     if (scheduled >= 0) {
@@ -295,15 +263,17 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
   }
   out.counts.used = static_cast<int64_t>(pods.size());
 
-  // Flavor order in every ClusterQueue: GPU models by name, CPU-only nodes last.
+  // Flavor order in every ClusterQueue: CPU-only nodes first, so that a pod without GPUs takes
+  // them before the CPUs of GPU nodes (a GPU pod skips them: they have no GPU quota), then the GPU
+  // models by name.
   std::vector<std::string> order;
+  if (flavors.count(std::string(kCpuOnlyFlavor)) > 0) {
+    order.emplace_back(kCpuOnlyFlavor);
+  }
   for (const auto& [name, c] : flavors) {
     if (name != kCpuOnlyFlavor) {
       order.push_back(name);
     }
-  }
-  if (flavors.count(std::string(kCpuOnlyFlavor)) > 0) {
-    order.emplace_back(kCpuOnlyFlavor);
   }
   std::vector<double> weights(tenant_pods.begin(), tenant_pods.end());
   // quota[flavor index][resource] per tenant.

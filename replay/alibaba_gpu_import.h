@@ -3,7 +3,7 @@
 // `tally import alibaba-gpu PODS.csv --nodes NODES.csv`: Alibaba's cluster-trace-gpu-v2023
 // ("openb") turned into tally's manifests and events (docs/import.md#alibaba-gpu-2023):
 //   - one ResourceFlavor per GPU model of the node list (`gpu-<model>`, nodeLabels
-//     alibaba.com/gpu-model), and `cpu-only` for nodes without GPUs;
+//     alibaba.com/gpu-model), and `cpu-only` for nodes without GPUs, first in every ClusterQueue;
 //   - GPUs requested as `alibaba.com/gpu-milli` (num_gpu x gpu_milli): the cluster shares GPUs, and
 //     a pod asking 460/1000 of one GPU must not be charged a whole one;
 //   - gpu_spec (`V100M16|V100M32`) a node affinity on alibaba.com/gpu-model: the flavors it allows;

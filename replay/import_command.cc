@@ -103,6 +103,16 @@ int Finish(const std::string& source, const std::string& input, const ImportOutp
   return options.strict && out.counts.skipped() > 0 ? 1 : 0;
 }
 
+// Finish, or the importer's error (exit 1) when it could not read its input.
+int FinishOrFail(const std::string& source, const std::string& input,
+                 const engine::StatusOr<ImportOutput>& out, const ImportCommandOptions& options) {
+  if (!out.ok()) {
+    std::fprintf(stderr, "error: %s\n", std::string(out.status().message()).c_str());
+    return 1;
+  }
+  return Finish(source, input, *out, options);
+}
+
 }  // namespace
 
 int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& options) {
@@ -120,12 +130,12 @@ int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& 
 
 int RunImportAlibabaGpu(const AlibabaGpuImportOptions& alibaba,
                         const ImportCommandOptions& options) {
-  engine::StatusOr<ImportOutput> out = ImportAlibabaGpu(alibaba);
-  if (!out.ok()) {
-    std::fprintf(stderr, "error: %s\n", std::string(out.status().message()).c_str());
-    return 1;
-  }
-  return Finish("alibaba-gpu", alibaba.pods, *out, options);
+  return FinishOrFail("alibaba-gpu", alibaba.pods, ImportAlibabaGpu(alibaba), options);
+}
+
+int RunImportAlibabaDlrm(const AlibabaDlrmImportOptions& dlrm,
+                         const ImportCommandOptions& options) {
+  return FinishOrFail("alibaba-dlrm", dlrm.path, ImportAlibabaDlrm(dlrm), options);
 }
 
 int RunImportPhilly(const PhillyImportOptions& philly, const ImportCommandOptions& options) {

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "replay/alibaba_dlrm_import.h"
 #include "replay/alibaba_gpu_import.h"
 #include "replay/audit_import.h"
 #include "replay/philly_import.h"
@@ -23,6 +24,7 @@ struct ImportCommandOptions {
 int RunImportAudit(const AuditImportOptions& audit, const ImportCommandOptions& options);
 int RunImportAlibabaGpu(const AlibabaGpuImportOptions& alibaba,
                         const ImportCommandOptions& options);
+int RunImportAlibabaDlrm(const AlibabaDlrmImportOptions& dlrm, const ImportCommandOptions& options);
 int RunImportPhilly(const PhillyImportOptions& philly, const ImportCommandOptions& options);
 
 }  // namespace replay

@@ -28,6 +28,25 @@ engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path,
 // refused by the importers, not guessed at). A trailing '\r' is dropped.
 std::vector<std::string_view> SplitCsvLine(std::string_view line);
 
+// The data rows of a CSV text: every non-blank line after the header, which is the first
+// non-blank line and must equal `header` exactly (else an error "file:line: header ...", as for
+// a file without one). A trailing '\r' is dropped; `line` is 1-based, for messages.
+struct CsvRow {
+  int64_t line = 0;
+  std::string_view text;
+};
+engine::StatusOr<std::vector<CsvRow>> CsvDataRows(const std::string& path, std::string_view text,
+                                                  std::string_view header);
+
+// `text` as a whole decimal number (optional '-', then digits only); false when it is not one or
+// does not fit an int64.
+bool ParseWholeNumber(std::string_view text, int64_t& out);
+
+// A stable 64-bit hash of a name, the same in every run and on every platform (FNV-1a with
+// splitmix64's finalizer, so that sequential names do not fall round-robin): importers synthesize
+// tenants as StableNameHash(name) % N where a trace has no tenant column.
+uint64_t StableNameHash(std::string_view name);
+
 // Rows read, used and skipped, with the first errors in full ("file:line: field: message").
 struct ImportCounts {
   int64_t read = 0;  // data rows (not the header, not blank lines)
@@ -65,6 +84,16 @@ struct ImportedWorkload {
   std::map<std::string, std::string> labels;
 };
 void AppendAddedEvent(const ImportedWorkload& w, std::string& out);
+// The same Workload ADDED already admitted (it was running when the trace began): with
+// status.admission in `cluster_queue`, every requested resource on `flavor` (resourceUsage = the
+// requests x pods), and QuotaReserved and Admitted True since `w.created_micros`. The replay
+// charges it at once, whatever its policy would have decided (docs/events.md).
+struct ImportedAdmission {
+  std::string cluster_queue;
+  std::string flavor;
+};
+void AppendAdmittedAddedEvent(const ImportedWorkload& w, const ImportedAdmission& admission,
+                              std::string& out);
 // A DELETED event for namespace/name at `micros`.
 void AppendDeletedEvent(int64_t micros, const std::string& namespace_name, const std::string& name,
                         std::string& out);

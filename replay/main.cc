@@ -326,7 +326,24 @@ int Run(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   alibaba_cmd->add_option("--cohort", alibaba.cohort, "Cohort of the tenants' ClusterQueues")
       ->capture_default_str();
-  for (CLI::App* source : {philly_cmd, audit_cmd, alibaba_cmd}) {
+  replay::AlibabaDlrmImportOptions dlrm;
+  CLI::App* dlrm_cmd = import_cmd->add_subcommand(
+      "alibaba-dlrm",
+      "Alibaba cluster-trace-gpu-v2025 (disaggregated_DLRM_trace.csv, plain or gzip)");
+  dlrm_cmd->add_option("file", dlrm.path, "disaggregated_DLRM_trace.csv or .csv.gz")
+      ->required()
+      ->check(CLI::ExistingFile);
+  dlrm_cmd->add_option("--tenants", dlrm.tenants, "Tenants (a hash of app_name)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  dlrm_cmd
+      ->add_option("--headroom", dlrm.headroom,
+                   "Quotas = peak demand (every instance placed on arrival) x this")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 1000.0));
+  dlrm_cmd->add_option("--cohort", dlrm.cohort, "Cohort of the tenants' ClusterQueues")
+      ->capture_default_str();
+  for (CLI::App* source : {philly_cmd, audit_cmd, alibaba_cmd, dlrm_cmd}) {
     source->add_option("--out", import_options.out, "Output directory")->capture_default_str();
     source->add_flag("--strict", import_options.strict, "Exit 1 when any row was skipped");
   }
@@ -342,6 +359,9 @@ int Run(int argc, char** argv) {
   }
   if (alibaba_cmd->parsed()) {
     return replay::RunImportAlibabaGpu(alibaba, import_options);
+  }
+  if (dlrm_cmd->parsed()) {
+    return replay::RunImportAlibabaDlrm(dlrm, import_options);
   }
   if (audit_cmd->parsed()) {
     return replay::RunImportAudit(audit, import_options);

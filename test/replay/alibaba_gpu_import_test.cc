@@ -54,9 +54,14 @@ TEST(AlibabaGpuImportTest, NodeListBecomesFlavorsAndQuotas) {
                        "\"524288Mi\"\n      - name: \"alibaba.com/gpu-milli\"\n        "
                        "nominalQuota: \"16000\"\n"))
       << out->manifests;
-  // CPU-only nodes come last, with no GPU quota.
-  EXPECT_LT(out->manifests.find("- name: gpu-v100m16\n"),
-            out->manifests.find("- name: cpu-only\n"));
+  // CPU-only nodes come first (pods without GPUs take them before GPU nodes), with no GPU quota.
+  EXPECT_LT(out->manifests.find("- name: cpu-only\n"), out->manifests.find("- name: gpu-t4\n"));
+  EXPECT_TRUE(Contains(out->manifests,
+                       "- name: cpu-only\n      resources:\n      - name: cpu\n        "
+                       "nominalQuota: \"16000m\"\n      - name: memory\n        nominalQuota: "
+                       "\"65536Mi\"\n      - name: \"alibaba.com/gpu-milli\"\n        "
+                       "nominalQuota: \"0\"\n"))
+      << out->manifests;
   EXPECT_TRUE(Contains(out->manifests, "name: alibaba-ls\nvalue: 500\n"));
 }
 
@@ -102,19 +107,45 @@ TEST(AlibabaGpuImportTest, BadRowsAreSkippedByReasonAndCountsReconcile) {
                                               "q,1000,1024,1,1000,,Gold,Running,0,60,0\n"
                                               "t,1000,1024,1,1000,,LS,Running,-5,60,0\n"
                                               "d,1000,1024,1,1000,,LS,Running,100,50,100\n"
-                                              "r,1000,1024,1,1000,,LS,Running,100,100,100\n");
+                                              "r,1000,1024,1,1000,,LS,Running,100,100,100\n"
+                                              "nd,1000,1024,1,1000,,LS,Running,0,-60,0\n"
+                                              "ns,1000,1024,1,1000,,LS,Running,0,60,-1\n"
+                                              "xs,1000,1024,1,1000,,LS,Running,0,60,soon\n"
+                                              "sb,1000,1024,1,1000,,LS,Running,100,200,50\n");
   ASSERT_TRUE(out.ok());
-  EXPECT_EQ(out->counts.read, 13);
+  EXPECT_EQ(out->counts.read, 17);
   EXPECT_EQ(out->counts.used, 1);
   EXPECT_EQ(out->counts.read, out->counts.used + out->counts.skipped());
   const std::map<std::string, int64_t> want = {
       {"duplicate name", 1},    {"wrong number of columns", 1}, {"bad name", 1},
       {"bad cpu_milli", 1},     {"bad memory_mib", 1},          {"bad num_gpu", 1},
       {"bad gpu_milli", 1},     {"unknown gpu_spec model", 1},  {"bad qos", 1},
-      {"bad creation_time", 1}, {"time before creation", 1},    {"no running time", 1}};
+      {"bad creation_time", 1}, {"time before creation", 2},    {"no running time", 1},
+      {"bad deletion_time", 1}, {"bad scheduled_time", 2}};
   EXPECT_EQ(out->counts.skipped_by_reason, want);
   EXPECT_TRUE(Contains(out->counts.first_errors[0], "pods.csv:3: name: \"ok\" was already read"))
       << out->counts.first_errors[0];
+}
+
+TEST(AlibabaGpuImportTest, AMissingOrWrongHeaderIsAnError) {
+  ReplayHarness h;
+  AlibabaGpuImportOptions options;
+  options.pods = h.Write("pods.csv", "name,cpu_milli\np0,1000\n");
+  options.nodes = h.Write("nodes.csv", kNodes);
+  engine::StatusOr<ImportOutput> out = ImportAlibabaGpu(options);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(Contains(std::string(out.status().message()), "pods.csv:1: header"))
+      << out.status().message();
+  options.pods = h.Write("pods.csv", std::string(kPodHeader));
+  options.nodes = h.Write("nodes.csv", "");
+  out = ImportAlibabaGpu(options);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(Contains(std::string(out.status().message()), "nodes.csv: empty file"));
+  // A bad node row stops the import: the quotas would be wrong.
+  options.nodes = h.Write("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,x,1,1,T4\n");
+  out = ImportAlibabaGpu(options);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(Contains(std::string(out.status().message()), "nodes.csv:2: not a node row"));
 }
 
 TEST(AlibabaGpuImportTest, TenantQuotasSumToTheNodeList) {
