@@ -7,492 +7,435 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <random>
+#include <set>
+#include <utility>
 
 #include <simdjson.h>
 
+#include "replay/audit_log_lines.h"
+#include "replay/audit_log_noise.h"
+#include "replay/audit_log_objects.h"
 #include "replay/import_common.h"
-#include "replay/manifest_loader.h"
 #include "replay/text_file.h"
 #include "replay/time_parse.h"
-
-#include <yaml-cpp/yaml.h>
 
 namespace replay {
 namespace {
 
-constexpr int64_t kMillis = 1000;
-constexpr const char* kAdmin =
-    R"({"username":"kubernetes-admin","groups":["kubeadm:cluster-admins","system:authenticated"]})";
-constexpr const char* kKueue =
-    R"({"username":"system:serviceaccount:kueue-system:kueue-controller-manager","uid":"4f1c2b7e-6a51-4e0e-9d3a-0c1f2e3d4b5a","groups":["system:serviceaccounts","system:serviceaccounts:kueue-system","system:authenticated"]})";
+using internal::AdmissionJson;
+using internal::AuditRequest;
+using internal::ClientObject;
+using internal::Condition;
+using internal::FindCondition;
+using internal::JsonString;
+using internal::ReadWorkloadStatus;
+using internal::SecondTime;
+using internal::SetCondition;
+using internal::StatusFields;
+using internal::StatusJson;
+using internal::StoredJson;
+using internal::StoredObject;
+using internal::Touch;
 
-std::string Quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-// The API server's timestamps: microseconds, always six digits.
-std::string MicroTime(int64_t micros) {
-  std::string t = FormatRfc3339(micros - micros % 1'000'000);
-  t.pop_back();  // 'Z'
-  return fmt::format("{}.{:06d}Z", t, micros % 1'000'000);
-}
-// Conditions and creationTimestamp: whole seconds, as metav1.Time serialises.
-std::string SecondTime(int64_t micros) {
-  return FormatRfc3339(micros - micros % 1'000'000);
-}
-
-bool LooksLikeJsonLiteral(const std::string& s) {
-  if (s == "true" || s == "false" || s == "null") {
-    return true;
-  }
-  size_t i = s.empty() || s[0] != '-' ? 0 : 1;
-  bool digits = false;
-  bool dot = false;
-  for (; i < s.size(); ++i) {
-    if (s[i] >= '0' && s[i] <= '9') {
-      digits = true;
-    } else if (s[i] == '.' && !dot) {
-      dot = true;
-    } else {
-      return false;
-    }
-  }
-  return digits && s[0] != '.' && s.back() != '.' && !(s.size() > 1 && s[0] == '0' && !dot);
-}
-
-// A YAML node as JSON: quoted scalars stay strings, plain numbers and booleans stay literals.
-std::string YamlToJson(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map: {
-      std::string out = "{";
-      for (const auto& kv : n) {
-        out += fmt::format("{}{}:{}", out.size() > 1 ? "," : "", Quoted(kv.first.Scalar()),
-                           YamlToJson(kv.second));
-      }
-      return out + "}";
-    }
-    case YAML::NodeType::Sequence: {
-      std::string out = "[";
-      for (const auto& item : n) {
-        out += fmt::format("{}{}", out.size() > 1 ? "," : "", YamlToJson(item));
-      }
-      return out + "]";
-    }
-    case YAML::NodeType::Scalar:
-      return n.Tag() != "!" && LooksLikeJsonLiteral(n.Scalar()) ? n.Scalar() : Quoted(n.Scalar());
-    default:
-      return "null";
-  }
-}
+constexpr int64_t kMillisecond = 1000;                       // µs
+constexpr int64_t kManifestLead = int64_t{60} * 1'000'000;   // manifests precede the first event
+constexpr int64_t kDefaultStart = 1767603600LL * 1'000'000;  // 2026-01-05T09:00:00Z, no events
+constexpr int64_t kConflictEvery = 10;                       // status patches per 409 Conflict
+constexpr int64_t kConflictLead = 700;  // µs from the 409 to the successful patch
 
 std::string_view Str(simdjson::dom::element e, std::string_view key) {
-  std::string_view v;
-  return e[key].get_string().get(v) == simdjson::SUCCESS ? v : std::string_view();
+  return internal::StringField(e, key);
 }
 
-// The plural resource and API group of a kind, as in objectRef.
-struct ResourceRef {
-  std::string resource;
-  std::string group;
-  bool namespaced = false;
-};
-bool ResourceOf(std::string_view kind, ResourceRef& out) {
-  static const std::map<std::string_view, ResourceRef, std::less<>> kinds = {
-      {"Workload", {"workloads", "kueue.x-k8s.io", true}},
-      {"ClusterQueue", {"clusterqueues", "kueue.x-k8s.io", false}},
-      {"Cohort", {"cohorts", "kueue.x-k8s.io", false}},
-      {"LocalQueue", {"localqueues", "kueue.x-k8s.io", true}},
-      {"ResourceFlavor", {"resourceflavors", "kueue.x-k8s.io", false}},
-      {"WorkloadPriorityClass", {"workloadpriorityclasses", "kueue.x-k8s.io", false}},
-      {"AdmissionCheck", {"admissionchecks", "kueue.x-k8s.io", false}},
-      {"Namespace", {"namespaces", "", false}}};
-  auto it = kinds.find(kind);
-  if (it == kinds.end()) {
-    return false;
+// An event's time: RFC 3339 or a number of seconds (docs/events.md).
+engine::StatusOr<int64_t> TimeOf(simdjson::dom::element e) {
+  simdjson::dom::element t;
+  if (e["time"].get(t) != simdjson::SUCCESS) {
+    return engine::InvalidArgument("time: Required value");
   }
-  out = it->second;
-  return true;
+  std::string_view text;
+  if (t.get_string().get(text) == simdjson::SUCCESS) {
+    return ParseRfc3339(text);
+  }
+  if (t.is_number()) {
+    return ParseDecimalSeconds(simdjson::minify(t));
+  }
+  return engine::InvalidArgument("time: expected an RFC 3339 string or a number of seconds");
 }
 
-struct Condition {
-  std::string status;
-  std::string reason;
-  std::string message;
-  int64_t micros = 0;
+std::vector<std::string_view> NonBlankLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+// One JSON-lines input: its non-blank lines, their times (min() for a header line).
+struct TimedLines {
+  std::string text;
+  std::vector<std::string_view> lines;
+  std::vector<int64_t> times;
 };
 
-// A stored object: what the API server returns.
-struct StoredObject {
-  std::string api_version;
-  std::string kind;
-  std::string name;
-  std::string namespace_name;
-  std::string labels;  // JSON object or ""
-  std::string body;    // the top-level fields besides apiVersion, kind, metadata, status: ",k:v..."
-  std::string uid;
-  int64_t created = 0;
-  int64_t generation = 1;
-  // Workloads.
-  std::string admission;  // JSON or ""
-  std::map<std::string, Condition> conditions;
-};
+engine::StatusOr<TimedLines> ReadTimedLines(const std::string& path,
+                                            simdjson::dom::parser& parser) {
+  engine::StatusOr<std::string> text = ReadPlainOrGzip(path);
+  if (!text.ok()) {
+    return text.status();
+  }
+  TimedLines out;
+  out.text = std::move(text).value();
+  out.lines = NonBlankLines(out.text);
+  for (size_t i = 0; i < out.lines.size(); ++i) {
+    simdjson::dom::element e;
+    if (parser.parse(out.lines[i]).get(e) != simdjson::SUCCESS || !e.is_object()) {
+      return engine::InvalidArgument(fmt::format("{}: line {}: not a JSON object", path, i + 1));
+    }
+    if (Str(e, "type").empty()) {
+      out.times.push_back(std::numeric_limits<int64_t>::min());  // the events header
+      continue;
+    }
+    engine::StatusOr<int64_t> t = TimeOf(e);
+    if (!t.ok()) {
+      return engine::InvalidArgument(
+          fmt::format("{}: line {}: {}", path, i + 1, t.status().message()));
+    }
+    out.times.push_back(*t);
+  }
+  return out;
+}
+
+// --- the log builder -------------------------------------------------------------------------
 
 class AuditLogBuilder {
  public:
   explicit AuditLogBuilder(const AuditLogOptions& options)
-      : options_(options), rng_(options.seed) {}
+      : options_(options),
+        writer_(options.api_version, options.seed),
+        noise_(writer_, resource_version_) {}
 
-  AuditLog& log() { return log_; }
+  int64_t skipped() const { return skipped_; }
+  internal::AuditLineWriter& writer() { return writer_; }
 
-  // An object from a manifest or an event: its JSON.
-  engine::Status Parse(std::string_view json, StoredObject& o) {
-    simdjson::dom::element e;
-    if (parser_.parse(json).get(e) != simdjson::SUCCESS || !e.is_object()) {
-      return engine::InvalidArgument("object is not JSON");
+  // A manifest object, created by the admin (a Workload: by Kueue) at `micros`.
+  engine::Status AddManifestObject(simdjson::dom::element e, int64_t micros) {
+    StoredObject o;
+    if (engine::Status s = ParseObject(e, o); !s.ok()) {
+      return s;
     }
-    o.api_version = std::string(Str(e, "apiVersion"));
-    o.kind = std::string(Str(e, "kind"));
-    simdjson::dom::element meta = e["metadata"];
-    o.name = std::string(Str(meta, "name"));
-    o.namespace_name = std::string(Str(meta, "namespace"));
-    simdjson::dom::object labels;
-    o.labels = meta["labels"].get_object().get(labels) == simdjson::SUCCESS
-                   ? simdjson::minify(labels)
-                   : "";
-    o.body.clear();
-    simdjson::dom::object fields;
-    if (e.get_object().get(fields) == simdjson::SUCCESS) {
-      for (auto [key, value] : fields) {
-        if (key != "apiVersion" && key != "kind" && key != "metadata" && key != "status") {
-          o.body += fmt::format(",{}:{}", Quoted(key), simdjson::minify(value));
-        }
+    if (o.ref.resource.empty() || o.name.empty()) {
+      ++skipped_;
+      return engine::Status::Ok();
+    }
+    Create(std::move(o), e, micros);
+    return engine::Status::Ok();
+  }
+
+  // One line of the events file.
+  engine::Status ApplyEvent(simdjson::dom::element e, int64_t micros) {
+    const std::string_view type = Str(e, "type");
+    simdjson::dom::element object;
+    if (e["object"].get(object) != simdjson::SUCCESS) {
+      return engine::InvalidArgument("object: Required value");
+    }
+    StoredObject o;
+    if (engine::Status s = ParseObject(object, o); !s.ok()) {
+      return s;
+    }
+    if (o.ref.resource.empty() || o.name.empty()) {
+      ++skipped_;
+      return engine::Status::Ok();
+    }
+    if (type == "ADDED") {
+      if (live_.count(o.Key()) > 0) {
+        ++skipped_;  // the replay rejects a second ADDED too
+        return engine::Status::Ok();
       }
+      const std::string key = o.Key();
+      Create(std::move(o), object, micros);
+      Noise(micros, live_[key]);
+      return engine::Status::Ok();
+    }
+    auto it = live_.find(o.Key());
+    if (it == live_.end()) {
+      ++skipped_;
+      return engine::Status::Ok();
+    }
+    StoredObject& stored = it->second;
+    const bool workload = stored.kind == "Workload";
+    if (type == "MODIFIED") {
+      AuditRequest r = ObjectRequest(stored, micros, "update");
+      // The client sends the object it read back with its changes.
+      stored.labels = o.labels;
+      stored.meta_rest = o.meta_rest;
+      r.request_object = ClientObjectWithIdentity(stored, o);
+      if (o.body != stored.body) {
+        stored.body = o.body;
+        ++stored.generation;
+      }
+      stored.resource_version = ++resource_version_;
+      Touch(stored, workload ? "kueue" : "kubectl-replace", "Update", "", o.fields, micros);
+      r.response_object = StoredJson(stored);
+      writer_.Emit(r);
+      Noise(micros, stored);
+    } else {
+      AuditRequest r = ObjectRequest(stored, micros, "delete");
+      r.request_object = R"({"kind":"DeleteOptions","apiVersion":"meta.k8s.io/__internal",)"
+                         R"("propagationPolicy":"Background"})";
+      stored.resource_version = ++resource_version_;
+      r.response_object = StoredJson(stored, micros);
+      writer_.Emit(r);
+      Noise(micros, stored);
+      live_.erase(it);
     }
     return engine::Status::Ok();
   }
 
-  // The object as sent by a client (no server fields).
-  static std::string ClientObject(const StoredObject& o) {
-    std::string meta = fmt::format(R"("name":{})", Quoted(o.name));
-    if (!o.namespace_name.empty()) {
-      meta += fmt::format(R"(,"namespace":{})", Quoted(o.namespace_name));
+  // One line of decisions.jsonl: a status patch for the types that change a Workload's status.
+  void ApplyDecision(simdjson::dom::element d, int64_t micros) {
+    const std::string_view type = Str(d, "type");
+    auto it = live_.find(fmt::format("Workload/{}", Str(d, "workload")));
+    if (it == live_.end()) {
+      return;  // deleted already (Deleted, or Finished after the deletion)
     }
-    if (!o.labels.empty()) {
-      meta += fmt::format(R"(,"labels":{})", o.labels);
-    }
-    return fmt::format(R"({{"apiVersion":{},"kind":{},"metadata":{{{}}}{}}})",
-                       Quoted(o.api_version), Quoted(o.kind), meta, o.body);
-  }
-
-  // The object as stored: uid, resourceVersion, generation, creationTimestamp, managedFields.
-  std::string Stored(const StoredObject& o, int64_t now, const std::string& manager,
-                     int64_t deleted = -1) {
-    std::string meta = fmt::format(R"("name":{})", Quoted(o.name));
-    if (!o.namespace_name.empty()) {
-      meta += fmt::format(R"(,"namespace":{})", Quoted(o.namespace_name));
-    }
-    meta += fmt::format(
-        R"(,"uid":"{}","resourceVersion":"{}","generation":{},"creationTimestamp":"{}")", o.uid,
-        ++resource_version_, o.generation, SecondTime(o.created));
-    if (deleted >= 0) {
-      meta += fmt::format(R"(,"deletionTimestamp":"{}","deletionGracePeriodSeconds":0)",
-                          SecondTime(deleted));
-    }
-    if (!o.labels.empty()) {
-      meta += fmt::format(R"(,"labels":{})", o.labels);
-    }
-    meta += fmt::format(
-        R"(,"managedFields":[{{"manager":"{}","operation":"Update","apiVersion":{},"time":"{}",)"
-        R"("fieldsType":"FieldsV1","fieldsV1":{{"f:spec":{{".":{{}}}}}}}}])",
-        manager, Quoted(o.api_version), SecondTime(now));
-    std::string status;
-    if (o.kind == "Workload") {
-      std::string conditions;
-      for (const auto& [type, c] : o.conditions) {
-        conditions += fmt::format(
-            R"({}{{"type":"{}","status":"{}","reason":"{}","message":{},"observedGeneration":{},"lastTransitionTime":"{}"}})",
-            conditions.empty() ? "" : ",", type, c.status, c.reason, Quoted(c.message),
-            o.generation, SecondTime(c.micros));
+    StoredObject& w = it->second;
+    const std::string cq(Str(d, "clusterQueue"));
+    const std::string_view reason = Str(d, "reason");
+    std::string event_reason;
+    std::string event_message;
+    if (type == "QuotaReserved" || type == "Admitted") {
+      if (w.admission.empty()) {
+        w.admission = AdmissionJson(d);
+        SetCondition(w, "QuotaReserved", "True", "QuotaReserved",
+                     fmt::format("Quota reserved in ClusterQueue {}", cq), micros);
+        for (const char* previous : {"Evicted", "Preempted"}) {
+          if (Condition* c = FindCondition(w, previous); c != nullptr && c->status == "True") {
+            SetCondition(w, previous, "False", "QuotaReserved",
+                         fmt::format("Previously: {}", c->message), micros);
+          }
+        }
+        event_reason = "QuotaReserved";
+        event_message = fmt::format("Quota reserved in ClusterQueue {}", cq);
       }
-      status = fmt::format(
-          R"(,"status":{{{}"conditions":[{}]}})",
-          o.admission.empty() ? "" : fmt::format(R"("admission":{},)", o.admission), conditions);
-    }
-    return fmt::format(R"({{"apiVersion":{},"kind":{},"metadata":{{{}}}{}{}}})",
-                       Quoted(o.api_version), Quoted(o.kind), meta, o.body, status);
-  }
-
-  std::string NextId() {
-    const uint64_t a = rng_();
-    const uint64_t b = rng_();
-    return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", a >> 32, (a >> 16) & 0xffff,
-                       a & 0xfff, 0x8000 | ((b >> 48) & 0x3fff), b & 0xffffffffffffULL);
-  }
-
-  struct Request {
-    int64_t micros = 0;
-    std::string verb;
-    std::string level = "RequestResponse";
-    std::string user;
-    std::string user_agent;
-    std::string resource;
-    std::string group;
-    std::string group_version;  // objectRef.apiVersion
-    std::string namespace_name;
-    std::string name;
-    std::string subresource;
-    std::string uri;
-    int code = 200;
-    std::string status_extra;  // ,"status":"Failure",... for failures
-    std::string request_object;
-    std::string response_object;
-  };
-
-  // Emits RequestReceived and ResponseComplete lines of one request.
-  void Emit(const Request& r) {
-    const std::string id = NextId();
-    const int64_t received = r.micros - 1500 - static_cast<int64_t>(rng_() % 3000);
-    std::string ref = fmt::format(R"("resource":"{}")", r.resource);
-    if (!r.namespace_name.empty()) {
-      ref += fmt::format(R"(,"namespace":{})", Quoted(r.namespace_name));
-    }
-    if (!r.name.empty()) {
-      ref += fmt::format(R"(,"name":{})", Quoted(r.name));
-    }
-    if (!r.group.empty()) {
-      ref += fmt::format(R"(,"apiGroup":"{}")", r.group);
-    }
-    ref += fmt::format(R"(,"apiVersion":"{}")", r.group_version);
-    if (!r.subresource.empty()) {
-      ref += fmt::format(R"(,"subresource":"{}")", r.subresource);
-    }
-    const bool v1beta1 = options_.api_version == "audit.k8s.io/v1beta1";
-    auto head = [&](const char* stage, int64_t stage_micros) {
-      std::string h = fmt::format(R"({{"kind":"Event","apiVersion":"{}",)", options_.api_version);
-      if (v1beta1) {
-        h += fmt::format(R"("metadata":{{"creationTimestamp":"{}"}},)", SecondTime(stage_micros));
+      if (type == "Admitted") {
+        SetCondition(w, "Admitted", "True", "Admitted", "The workload is admitted", micros);
+        event_reason = "Admitted";
+        event_message = fmt::format("Admitted by ClusterQueue {}", cq);
       }
-      h += fmt::format(
-          R"("level":"{}",{}"auditID":"{}","stage":"{}","requestURI":{},"verb":"{}","user":{},)"
-          R"("sourceIPs":["10.128.0.{}"],"userAgent":{},"objectRef":{{{}}},)",
-          r.level, v1beta1 ? fmt::format(R"("timestamp":"{}",)", SecondTime(stage_micros)) : "", id,
-          stage, Quoted(r.uri), r.verb, r.user, 2 + (rng_() % 40), Quoted(r.user_agent), ref);
-      return h;
-    };
-    const bool with_request = r.level == "Request" || r.level == "RequestResponse";
-    std::string rr = head("RequestReceived", received);
-    if (with_request && !r.request_object.empty()) {
-      rr += fmt::format(R"("requestObject":{},)", r.request_object);
+    } else if (type == "Preempted") {
+      const std::string_view why = reason == "InCohortReclamation" ? "reclamation within the cohort"
+                                   : reason == "InCohortReclaimWhileBorrowing"
+                                       ? "reclamation within the cohort while borrowing"
+                                       : "prioritization in the ClusterQueue";
+      const std::string message =
+          fmt::format("Preempted to accommodate a workload (UID: {}) due to {}",
+                      UidOf(Str(d, "preemptor")), why);
+      SetCondition(w, "Evicted", "True", "Preempted", message, micros);
+      SetCondition(w, "Preempted", "True", reason.empty() ? "InClusterQueue" : reason, message,
+                   micros);
+      event_reason = "Preempted";
+      event_message = message;
+    } else if (type == "Evicted") {
+      const std::string message =
+          reason == "PodsReadyTimeout"
+              ? fmt::format("Exceeded the PodsReady timeout {}/{}", w.namespace_name, w.name)
+              : fmt::format("Evicted: {}", reason);
+      SetCondition(w, "Evicted", "True", reason, message, micros);
+      event_reason = fmt::format("EvictedDueTo{}", reason);
+      event_message = message;
+    } else if (type == "Requeued" || type == "Deactivated") {
+      const Condition* evicted = FindCondition(w, "Evicted");
+      const std::string why = evicted != nullptr && evicted->status == "True"
+                                  ? evicted->message
+                                  : std::string("The workload was requeued");
+      if (type == "Deactivated") {
+        SetCondition(w, "Evicted", "True", "InactiveWorkload",
+                     reason == "RequeuingLimitExceeded"
+                         ? "The workload is deactivated due to exceeding the maximum number of "
+                           "re-queuing retries"
+                         : "The workload is deactivated",
+                     micros);
+      } else {
+        SetCondition(w, "Requeued", "True", reason.empty() ? "Requeued" : reason,
+                     "The workload was requeued after its eviction", micros);
+      }
+      if (!w.admission.empty()) {
+        w.admission.clear();
+        SetCondition(w, "QuotaReserved", "False", "Pending", why, micros);
+        SetCondition(w, "Admitted", "False", "NoReservation", "The workload has no reservation",
+                     micros);
+      }
+    } else if (type == "Finished") {
+      SetCondition(w, "Finished", "True", "Succeeded", "Job finished successfully", micros);
+    } else {
+      return;  // Deleted: the events' DELETED made the request
     }
-    rr += fmt::format(R"("requestReceivedTimestamp":"{}","stageTimestamp":"{}"}})",
-                      MicroTime(received), MicroTime(received));
-    Add(received, std::move(rr));
-    std::string rc = head("ResponseComplete", r.micros);
-    rc +=
-        fmt::format(R"("responseStatus":{{"metadata":{{}}{},"code":{}}},)", r.status_extra, r.code);
-    if (with_request && !r.request_object.empty()) {
-      rc += fmt::format(R"("requestObject":{},)", r.request_object);
+    PatchStatus(w, micros);
+    if (options_.noise && !event_reason.empty()) {
+      noise_.KueueEvent(micros, Subject(w), event_reason, event_message);
     }
-    if (r.level == "RequestResponse" && !r.response_object.empty()) {
-      rc += fmt::format(R"("responseObject":{},)", r.response_object);
-    }
-    rc += fmt::format(
-        R"("requestReceivedTimestamp":"{}","stageTimestamp":"{}","annotations":{{"authorization.k8s.io/decision":"{}","authorization.k8s.io/reason":"{}"}}}})",
-        MicroTime(received), MicroTime(r.micros), r.code == 403 ? "forbid" : "allow",
-        r.code == 403 ? "" : "RBAC: allowed by ClusterRoleBinding");
-    Add(r.micros, std::move(rc));
-    ++log_.requests;
+    Noise(micros, w);
   }
 
-  void Add(int64_t micros, std::string line) {
-    pending_.push_back(Pending{micros, seq_++, std::move(line)});
+  // Status patches of Workloads created with a status, due by `until` (inclusive).
+  void FlushDeferred(int64_t until) {
+    while (next_deferred_ < deferred_.size() && deferred_[next_deferred_].first <= until) {
+      const auto& [micros, key] = deferred_[next_deferred_++];
+      auto it = live_.find(key);
+      if (it != live_.end()) {
+        PatchStatus(it->second, micros);
+      }
+    }
+  }
+  int64_t NextDeferred() const {
+    return next_deferred_ < deferred_.size() ? deferred_[next_deferred_].first
+                                             : std::numeric_limits<int64_t>::max();
   }
 
-  Request ObjectRequest(const StoredObject& o, int64_t micros, const std::string& verb,
-                        bool as_kueue) {
-    ResourceRef ref;
-    ResourceOf(o.kind, ref);
-    Request r;
+ private:
+  std::string NewObjectUid() {
+    ++uid_counter_;
+    return fmt::format("7a11e{:03x}-{:04x}-4{:03x}-8{:03x}-{:012x}", uid_counter_ % 4096,
+                       (uid_counter_ * 40503) % 65536, (uid_counter_ * 2654435761) % 4096,
+                       (uid_counter_ * 97) % 4096, uid_counter_);
+  }
+
+  // The uid of a live workload named "ns/name", for messages.
+  std::string UidOf(std::string_view workload) const {
+    auto it = live_.find(fmt::format("Workload/{}", workload));
+    return it == live_.end() ? std::string() : it->second.uid;
+  }
+
+  static internal::NoiseSubject Subject(const StoredObject& w) {
+    if (w.kind != "Workload") {
+      return internal::NoiseSubject{"", "", ""};
+    }
+    return internal::NoiseSubject{w.namespace_name, w.name, w.api_version};
+  }
+
+  void Noise(int64_t micros, const StoredObject& about) {
+    if (options_.noise) {
+      noise_.After(micros, namespaces_, Subject(about));
+    }
+  }
+
+  // A request on `o` by its usual client: Kueue for Workloads, the admin otherwise.
+  AuditRequest ObjectRequest(const StoredObject& o, int64_t micros, std::string_view verb) const {
+    const bool workload = o.kind == "Workload";
+    AuditRequest r;
     r.micros = micros;
-    r.verb = verb;
-    r.user = as_kueue ? kKueue : kAdmin;
-    r.user_agent = as_kueue ? "kueue/v0.13.0 (linux/amd64) kubernetes/b5f27e8"
-                            : "kubectl/v1.31.2 (linux/amd64) kubernetes/5864a46";
-    r.resource = ref.resource;
-    r.group = ref.group;
+    r.verb = std::string(verb);
+    r.user = workload ? &internal::kKueueUser : &internal::kAdminUser;
+    r.resource = std::string(o.ref.resource);
+    r.group = std::string(o.ref.group);
     const size_t slash = o.api_version.find('/');
-    r.group_version = slash == std::string::npos ? o.api_version : o.api_version.substr(slash + 1);
-    r.namespace_name = o.namespace_name;
+    r.version = slash == std::string::npos ? o.api_version : o.api_version.substr(slash + 1);
+    r.namespace_name = o.ref.namespaced ? o.namespace_name : "";
     r.name = verb == "create" ? "" : o.name;
-    const std::string base = ref.group.empty() ? fmt::format("/api/{}", o.api_version)
-                                               : fmt::format("/apis/{}", o.api_version);
-    const std::string ns_part =
-        o.namespace_name.empty() ? "" : fmt::format("/namespaces/{}", o.namespace_name);
-    r.uri = verb == "create" ? fmt::format("{}{}/{}?fieldManager={}", base, ns_part, ref.resource,
-                                           as_kueue ? "kueue" : "kubectl-client-side-apply")
-                             : fmt::format("{}{}/{}/{}", base, ns_part, ref.resource, o.name);
-    r.code = verb == "create" ? 201 : 200;
+    r.object_key = o.Key();
+    const std::string base =
+        fmt::format("/{}/{}{}", o.ref.group.empty() ? "api" : "apis", o.api_version,
+                    o.ref.namespaced ? fmt::format("/namespaces/{}", o.namespace_name) : "");
+    if (verb == "create") {
+      r.uri = fmt::format(
+          "{}/{}{}", base, o.ref.resource,
+          workload ? "" : "?fieldManager=kubectl-client-side-apply&fieldValidation=Strict");
+      r.code = 201;
+    } else {
+      r.uri = fmt::format("{}/{}/{}{}", base, o.ref.resource, o.name,
+                          verb == "update" && !workload
+                              ? "?fieldManager=kubectl-replace&fieldValidation=Strict"
+                              : "");
+    }
     return r;
   }
 
-  void Noise(int64_t micros) {
-    if (!options_.noise) {
-      return;
-    }
-    const uint64_t pick = rng_() % 10;
-    Request r;
-    r.micros = micros + 100 + static_cast<int64_t>(rng_() % 500'000);
-    r.group_version = "v1";
-    if (pick < 4) {
-      r.verb = "update";
-      r.level = "Metadata";
-      r.user =
-          R"({"username":"system:node:gpu-node-7","groups":["system:nodes","system:authenticated"]})";
-      r.user_agent = "kubelet/v1.31.2 (linux/amd64) kubernetes/5864a46";
-      r.resource = "leases";
-      r.group = "coordination.k8s.io";
-      r.namespace_name = "kube-node-lease";
-      r.name = "gpu-node-7";
-      r.uri = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/gpu-node-7";
-    } else if (pick < 7) {
-      r.verb = pick == 6 ? "list" : "get";
-      r.level = "Metadata";
-      r.user = kKueue;
-      r.user_agent = "kueue/v0.13.0 (linux/amd64) kubernetes/b5f27e8";
-      r.resource = pick == 6 ? "workloads" : "pods";
-      r.group = pick == 6 ? "kueue.x-k8s.io" : "";
-      r.group_version = pick == 6 ? "v1beta2" : "v1";
-      r.namespace_name = "team-ml";
-      r.name = pick == 6 ? "" : "trainer-0";
-      r.uri = pick == 6 ? "/apis/kueue.x-k8s.io/v1beta2/workloads?limit=500"
-                        : "/api/v1/namespaces/team-ml/pods/trainer-0";
-    } else if (pick < 9) {
-      const bool secret = pick == 7;
-      r.verb = "create";
-      r.code = 201;
-      r.user = kAdmin;
-      r.user_agent = "kubectl/v1.31.2 (linux/amd64) kubernetes/5864a46";
-      r.resource = secret ? "secrets" : "configmaps";
-      r.namespace_name = "team-ml";
-      const std::string name =
-          fmt::format("{}-{}", secret ? "registry-token" : "job-config", secret_counter_++);
-      r.uri = fmt::format("/api/v1/namespaces/team-ml/{}", r.resource);
-      r.request_object = fmt::format(
-          R"({{"apiVersion":"v1","kind":"{}","metadata":{{"name":"{}","namespace":"team-ml"}},"data":{{"{}":"{}"}}}})",
-          secret ? "Secret" : "ConfigMap", name, secret ? "password" : "workloads",
-          secret ? "dGFsbHktY2FuYXJ5LXNlY3JldC1kby1ub3QtbGVhaw==" : "tally-canary-configmap");
-      r.response_object = r.request_object;
-    } else {
-      r.verb = "list";
-      r.level = "Metadata";
-      r.user = R"({"username":"system:anonymous","groups":["system:unauthenticated"]})";
-      r.user_agent = "curl/8.5.0";
-      r.resource = "clusterqueues";
-      r.group = "kueue.x-k8s.io";
-      r.group_version = "v1beta2";
-      r.uri = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
-      r.code = 403;
-      r.status_extra =
-          R"(,"status":"Failure","message":"clusterqueues.kueue.x-k8s.io is forbidden: User \"system:anonymous\" cannot list resource \"clusterqueues\"","reason":"Forbidden")";
-    }
-    Emit(r);
+  // The object of an update: the stored identity (uid, the resourceVersion read) with the new
+  // content.
+  static std::string ClientObjectWithIdentity(const StoredObject& stored,
+                                              const StoredObject& update) {
+    StoredObject sent = stored;
+    sent.body = update.body;
+    return ClientObject(sent, true);
   }
 
-  // A status patch of a Workload by Kueue, optionally preceded by a 409 conflict.
-  void PatchStatus(StoredObject& w, int64_t micros, const std::string& patch, bool conflict) {
-    Request r = ObjectRequest(w, micros, "patch", true);
+  void Create(StoredObject o, simdjson::dom::element source, int64_t micros) {
+    const bool workload = o.kind == "Workload";
+    o.uid = NewObjectUid();
+    o.created = micros;
+    o.generation = 1;
+    o.resource_version = ++resource_version_;
+    Touch(o, workload ? "kueue" : "kubectl-client-side-apply", "Update", "", o.fields, micros);
+    AuditRequest r = ObjectRequest(o, micros, "create");
+    r.request_object = ClientObject(o, false);
+    r.response_object = StoredJson(o);
+    writer_.Emit(r);
+    if (workload && seen_namespaces_.insert(o.namespace_name).second) {
+      namespaces_.push_back(o.namespace_name);
+    }
+    if (workload && ReadWorkloadStatus(source, o, micros)) {
+      deferred_.emplace_back(micros + kMillisecond, o.Key());
+    }
+    live_[o.Key()] = std::move(o);
+  }
+
+  // Kueue's server-side apply of the status. Every kConflictEvery patches (or the next one after
+  // that on an object not written in the kConflictLead before it), a 409 Conflict precedes it.
+  void PatchStatus(StoredObject& w, int64_t micros) {
+    AuditRequest r = ObjectRequest(w, micros, "patch");
     r.subresource = "status";
     r.uri = fmt::format(
         "/apis/{}/namespaces/{}/workloads/{}/status?fieldManager=kueue-admission&force=true",
         w.api_version, w.namespace_name, w.name);
-    r.request_object = fmt::format(
-        R"({{"apiVersion":{},"kind":"Workload","metadata":{{"name":{},"namespace":{}}},"status":{}}})",
-        Quoted(w.api_version), Quoted(w.name), Quoted(w.namespace_name), patch);
-    if (conflict && options_.noise) {
-      Request failed = r;
-      failed.micros = micros - 700;
+    auto patch = [&](int64_t resource_version) {
+      return fmt::format(
+          R"({{"apiVersion":{},"kind":"Workload","metadata":{{"name":{},"namespace":{},)"
+          R"("resourceVersion":"{}"}},"status":{}}})",
+          JsonString(w.api_version), JsonString(w.name), JsonString(w.namespace_name),
+          resource_version, StatusJson(w).empty() ? "{}" : StatusJson(w));
+    };
+    if (options_.noise && ++patches_ >= kConflictEvery
+        && writer_.LastComplete(w.Key()) < micros - kConflictLead) {
+      patches_ = 0;
+      AuditRequest failed = r;
+      failed.micros = micros - kConflictLead;
       failed.code = 409;
-      failed.status_extra = fmt::format(
-          R"(,"status":"Failure","message":"Operation cannot be fulfilled on workloads.kueue.x-k8s.io \"{}\": the object has been modified; please apply your changes to the latest version and try again","reason":"Conflict","details":{{"name":"{}","group":"kueue.x-k8s.io","kind":"workloads"}})",
-          w.name, w.name);
-      Emit(failed);
+      failed.request_object = patch(w.resource_version - 1);
+      failed.failure = fmt::format(
+          R"(,"status":"Failure","message":"Operation cannot be fulfilled on )"
+          R"(workloads.kueue.x-k8s.io \"{}\": the object has been modified; please apply your )"
+          R"(changes to the latest version )"
+          R"(and try again","reason":"Conflict","details":{{"name":{},"group":"kueue.x-k8s.io",)"
+          R"("kind":"workloads"}})",
+          w.name, JsonString(w.name));
+      writer_.Emit(failed);
     }
-    r.response_object = Stored(w, micros, "kueue-admission");
-    Emit(r);
+    r.request_object = patch(w.resource_version);
+    w.resource_version = ++resource_version_;
+    Touch(w, "kueue-admission", "Apply", "status", StatusFields(w), micros);
+    r.response_object = StoredJson(w);
+    writer_.Emit(r);
   }
 
-  engine::StatusOr<AuditLog> Build();
-
- private:
-  struct Pending {
-    int64_t micros;
-    int64_t seq;
-    std::string line;
-  };
   const AuditLogOptions& options_;
-  std::mt19937_64 rng_;
-  simdjson::dom::parser parser_;
-  AuditLog log_;
-  std::vector<Pending> pending_;
-  int64_t seq_ = 0;
-  int64_t resource_version_ = 1000;
-  int64_t secret_counter_ = 0;
-
- public:
-  std::vector<Pending>& pending() { return pending_; }
+  int64_t resource_version_ = 48000;  // the cluster's: one counter for every object
+  internal::AuditLineWriter writer_;
+  internal::AuditNoise noise_;
+  std::map<std::string, StoredObject> live_;  // Key() -> object
+  std::vector<std::string> namespaces_;       // of Workloads, in order of appearance
+  std::set<std::string> seen_namespaces_;
+  std::vector<std::pair<int64_t, std::string>> deferred_;  // (micros, key), by time
+  size_t next_deferred_ = 0;
+  int64_t uid_counter_ = 0;
+  int64_t patches_ = 0;
+  int64_t skipped_ = 0;
 };
-
-std::string AdmissionJson(simdjson::dom::element d) {
-  std::string assignments;
-  simdjson::dom::array pod_sets;
-  if (d["podSets"].get_array().get(pod_sets) == simdjson::SUCCESS) {
-    for (simdjson::dom::element ps : pod_sets) {
-      std::string usage;
-      simdjson::dom::object u;
-      if (ps["resourceUsage"].get_object().get(u) == simdjson::SUCCESS) {
-        for (auto [resource, value] : u) {
-          int64_t amount = 0;
-          double real = 0;
-          std::string q;
-          if (value.get_int64().get(amount) == simdjson::SUCCESS) {
-            // Decisions count cpu in millicores, everything else in base units.
-            q = resource == "cpu" ? fmt::format("{}m", amount) : fmt::format("{}", amount);
-          } else if (value.get_double().get(real) == simdjson::SUCCESS) {
-            q = fmt::format("{}", real);
-          }
-          usage += fmt::format("{}{}:{}", usage.empty() ? "" : ",", Quoted(resource), Quoted(q));
-        }
-      }
-      simdjson::dom::object flavors;
-      int64_t count = 0;
-      if (ps["count"].get_int64().get(count) != simdjson::SUCCESS) {
-        count = 1;
-      }
-      assignments += fmt::format(
-          R"({}{{"name":{},"flavors":{},"resourceUsage":{{{}}},"count":{}}})",
-          assignments.empty() ? "" : ",", Quoted(Str(ps, "name")),
-          ps["flavors"].get_object().get(flavors) == simdjson::SUCCESS ? simdjson::minify(flavors)
-                                                                       : "{}",
-          usage, count);
-    }
-  }
-  return fmt::format(R"({{"clusterQueue":{},"podSetAssignments":[{}]}})",
-                     Quoted(Str(d, "clusterQueue")), assignments);
-}
 
 }  // namespace
 
@@ -501,259 +444,83 @@ engine::StatusOr<AuditLog> MakeAuditLog(const AuditLogOptions& options) {
     return engine::InvalidArgument(fmt::format(
         "--api-version \"{}\": want audit.k8s.io/v1 or audit.k8s.io/v1beta1", options.api_version));
   }
-  AuditLogBuilder b(options);
-  // Manifest objects, as JSON.
   std::vector<std::string> objects;
-  std::vector<UnlistedDirectory> unlisted;
-  const std::vector<std::string> paths = ExpandManifestPaths(options.manifests, unlisted);
-  if (!unlisted.empty()) {
-    return engine::InvalidArgument(
-        fmt::format("{}: {}", unlisted.front().path, unlisted.front().reason));
+  if (engine::Status s = internal::LoadManifestObjects(options.manifests, objects); !s.ok()) {
+    return s;
   }
-  for (const std::string& path : paths) {
-    try {
-      for (const YAML::Node& doc : YAML::LoadAllFromFile(path)) {
-        if (doc.IsMap()) {
-          objects.push_back(YamlToJson(doc));
-        }
-      }
-    } catch (const YAML::Exception& e) {
-      return engine::InvalidArgument(fmt::format("{}: {}", path, e.what()));
-    }
-  }
-  engine::StatusOr<std::string> events = ReadPlainOrGzip(options.events);
+  simdjson::dom::parser parser;
+  engine::StatusOr<TimedLines> events = ReadTimedLines(options.events, parser);
   if (!events.ok()) {
     return events.status();
   }
-  engine::StatusOr<std::string> decisions = ReadPlainOrGzip(options.decisions);
+  engine::StatusOr<TimedLines> decisions = ReadTimedLines(options.decisions, parser);
   if (!decisions.ok()) {
     return decisions.status();
   }
-  auto lines_of = [](std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-      const size_t nl = text.find('\n');
-      std::string_view line = text.substr(0, nl);
-      text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-      if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
-        lines.push_back(line);
-      }
-    }
-    return lines;
-  };
-  const std::vector<std::string_view> event_lines = lines_of(*events);
-  const std::vector<std::string_view> decision_lines = lines_of(*decisions);
-
-  simdjson::dom::parser parser;
-  // The first event's time: the manifests are applied a minute before.
-  int64_t start = 0;
-  for (std::string_view line : event_lines) {
-    simdjson::dom::element e;
-    if (parser.parse(line).get(e) == simdjson::SUCCESS && !Str(e, "type").empty()) {
-      engine::StatusOr<int64_t> t = ParseRfc3339(Str(e, "time"));
-      if (t.ok()) {
-        start = *t;
-        break;
-      }
+  int64_t start = kDefaultStart;
+  for (const std::vector<int64_t>* times : {&events->times, &decisions->times}) {
+    auto first = std::find_if(times->begin(), times->end(),
+                              [](int64_t t) { return t != std::numeric_limits<int64_t>::min(); });
+    if (first != times->end()) {
+      start = *first;
+      break;
     }
   }
-  std::map<std::string, StoredObject> live;  // kind/ns/name
-  auto key_of = [](const StoredObject& o) {
-    return fmt::format("{}/{}/{}", o.kind, o.namespace_name, o.name);
-  };
-  int64_t now = start - 60'000'000;
-  int64_t uid_counter = 0;
-  auto new_uid = [&]() {
-    return fmt::format("7a11e{:03x}-0000-4000-8000-{:012x}", ++uid_counter % 4096, uid_counter);
-  };
+
+  AuditLogBuilder b(options);
+  int64_t now = start - kManifestLead;
   for (const std::string& json : objects) {
-    StoredObject o;
-    if (engine::Status s = b.Parse(json, o); !s.ok()) {
+    simdjson::dom::element e;
+    if (parser.parse(json).get(e) != simdjson::SUCCESS) {
+      return engine::InvalidArgument("a manifest object does not convert to JSON");
+    }
+    if (engine::Status s = b.AddManifestObject(e, now); !s.ok()) {
       return s;
     }
-    ResourceRef ref;
-    if (!ResourceOf(o.kind, ref) || o.kind == "Workload") {
-      ++b.log().skipped_events;
-      continue;
-    }
-    o.uid = new_uid();
-    o.created = now;
-    auto r = b.ObjectRequest(o, now, "create", false);
-    r.request_object = AuditLogBuilder::ClientObject(o);
-    r.response_object = b.Stored(o, now, "kubectl-client-side-apply");
-    b.Emit(r);
-    live[key_of(o)] = std::move(o);
-    now += kMillis;
+    now += kMillisecond;
   }
 
-  // Events and decisions in one time order, an instant's events before its decisions (the
-  // replay applies them, then runs its cycle): a status read back must be the one of its time.
-  auto times_of = [&](const std::vector<std::string_view>& lines, const std::string& file,
-                      std::vector<int64_t>& times) -> engine::Status {
-    for (size_t i = 0; i < lines.size(); ++i) {
-      simdjson::dom::element e;
-      if (parser.parse(lines[i]).get(e) != simdjson::SUCCESS) {
-        return engine::InvalidArgument(fmt::format("{}:{}: not JSON", file, i + 1));
-      }
-      if (Str(e, "type").empty()) {
-        times.push_back(std::numeric_limits<int64_t>::min());  // a header
-        continue;
-      }
-      engine::StatusOr<int64_t> t = ParseRfc3339(Str(e, "time"));
-      if (!t.ok()) {
-        return engine::InvalidArgument(
-            fmt::format("{}:{}: time: {}", file, i + 1, t.status().message()));
-      }
-      times.push_back(*t);
-    }
-    return engine::Status::Ok();
-  };
-  std::vector<int64_t> event_times;
-  std::vector<int64_t> decision_times;
-  if (engine::Status s = times_of(event_lines, options.events, event_times); !s.ok()) {
-    return s;
-  }
-  if (engine::Status s = times_of(decision_lines, options.decisions, decision_times); !s.ok()) {
-    return s;
-  }
-  std::map<std::string, std::string> last_type;
-  int64_t patches = 0;
+  // Events, decisions and deferred status patches in one time order; at one instant the deferred
+  // patches first, then the events, then the decisions (the replay applies an instant's events,
+  // then runs its cycles).
   size_t next_event = 0;
   size_t next_decision = 0;
-  while (next_event < event_lines.size() || next_decision < decision_lines.size()) {
-    const bool take_event = next_event < event_lines.size()
-                            && (next_decision >= decision_lines.size()
-                                || event_times[next_event] <= decision_times[next_decision]);
-    if (take_event) {
-      const size_t i = next_event++;
-      simdjson::dom::element e;
-      if (parser.parse(event_lines[i]).get(e) != simdjson::SUCCESS) {
-        return engine::InvalidArgument(fmt::format("{}:{}: not JSON", options.events, i + 1));
-      }
-      const std::string_view type = Str(e, "type");
-      if (type.empty()) {
-        continue;  // the header
-      }
-      engine::StatusOr<int64_t> t = ParseRfc3339(Str(e, "time"));
-      if (!t.ok()) {
+  constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+  while (true) {
+    const int64_t te = next_event < events->lines.size() ? events->times[next_event] : kNever;
+    const int64_t td =
+        next_decision < decisions->lines.size() ? decisions->times[next_decision] : kNever;
+    const int64_t tp = b.NextDeferred();
+    if (te == kNever && td == kNever && tp == kNever) {
+      break;
+    }
+    if (tp <= te && tp <= td) {
+      b.FlushDeferred(tp);
+      continue;
+    }
+    const bool event = te <= td;
+    const TimedLines& in = event ? *events : *decisions;
+    const size_t i = event ? next_event++ : next_decision++;
+    if (in.times[i] == std::numeric_limits<int64_t>::min()) {
+      continue;  // the header
+    }
+    simdjson::dom::element e;
+    if (parser.parse(in.lines[i]).get(e) != simdjson::SUCCESS) {
+      return engine::InvalidArgument("a line no longer parses");  // parsed once already
+    }
+    if (event) {
+      if (engine::Status s = b.ApplyEvent(e, in.times[i]); !s.ok()) {
         return engine::InvalidArgument(
-            fmt::format("{}:{}: time: {}", options.events, i + 1, t.status().message()));
+            fmt::format("{}: line {}: {}", options.events, i + 1, s.message()));
       }
-      StoredObject o;
-      if (engine::Status s = b.Parse(simdjson::minify(e["object"]), o); !s.ok()) {
-        return engine::InvalidArgument(fmt::format("{}:{}: object", options.events, i + 1));
-      }
-      ResourceRef ref;
-      if (!ResourceOf(o.kind, ref)) {
-        ++b.log().skipped_events;
-        continue;
-      }
-      const bool workload = o.kind == "Workload";
-      const std::string key = key_of(o);
-      if (type == "ADDED") {
-        o.uid = new_uid();
-        o.created = *t;
-        auto r = b.ObjectRequest(o, *t, "create", workload);
-        r.request_object = AuditLogBuilder::ClientObject(o);
-        r.response_object = b.Stored(o, *t, workload ? "kueue" : "kubectl-client-side-apply");
-        b.Emit(r);
-        live[key] = std::move(o);
-      } else {
-        auto it = live.find(key);
-        if (it == live.end()) {
-          ++b.log().skipped_events;
-          continue;
-        }
-        if (type == "MODIFIED") {
-          it->second.body = o.body;
-          it->second.labels = o.labels;
-          ++it->second.generation;
-          auto r = b.ObjectRequest(it->second, *t, "update", workload);
-          r.request_object = AuditLogBuilder::ClientObject(it->second);
-          r.response_object = b.Stored(it->second, *t, workload ? "kueue" : "kubectl-edit");
-          b.Emit(r);
-        } else {
-          auto r = b.ObjectRequest(it->second, *t, "delete", workload);
-          r.request_object =
-              R"({"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background"})";
-          r.response_object = b.Stored(it->second, *t, "kueue", *t);
-          b.Emit(r);
-          live.erase(it);
-        }
-      }
-      b.Noise(*t);
     } else {
-      const size_t i = next_decision++;
-      simdjson::dom::element d;
-      if (parser.parse(decision_lines[i]).get(d) != simdjson::SUCCESS) {
-        return engine::InvalidArgument(fmt::format("{}:{}: not JSON", options.decisions, i + 1));
-      }
-      const std::string type(Str(d, "type"));
-      const std::string workload(Str(d, "workload"));
-      engine::StatusOr<int64_t> t = ParseRfc3339(Str(d, "time"));
-      if (!t.ok()) {
-        return engine::InvalidArgument(
-            fmt::format("{}:{}: time: {}", options.decisions, i + 1, t.status().message()));
-      }
-      auto it = live.find(fmt::format("Workload/{}", workload));
-      std::string& previous = last_type[workload];
-      const std::string before = previous;
-      previous = type;
-      if (it == live.end()) {
-        continue;  // deleted already
-      }
-      StoredObject& w = it->second;
-      const std::string cq(Str(d, "clusterQueue"));
-      std::string patch;
-      if (type == "QuotaReserved" || (type == "Admitted" && before != "QuotaReserved")) {
-        w.admission = AdmissionJson(d);
-        w.conditions["QuotaReserved"] = Condition{
-            "True", "QuotaReserved", fmt::format("Quota reserved in ClusterQueue {}", cq), *t};
-        w.conditions.erase("Evicted");
-        w.conditions.erase("Requeued");
-        if (type == "Admitted") {
-          w.conditions["Admitted"] = Condition{"True", "Admitted", "The workload is admitted", *t};
-        }
-        patch = fmt::format(R"({{"admission":{},"conditions":[]}})", w.admission);
-      } else if (type == "Admitted") {
-        w.conditions["Admitted"] = Condition{"True", "Admitted", "The workload is admitted", *t};
-        patch = R"({"conditions":[]})";
-      } else if (type == "Preempted" || type == "Evicted") {
-        const std::string reason =
-            type == "Preempted" ? "Preempted" : std::string(Str(d, "reason"));
-        w.conditions["Evicted"] = Condition{"True", reason, fmt::format("Evicted: {}", reason), *t};
-        patch = R"({"conditions":[]})";
-      } else if (type == "Requeued" || type == "Deactivated") {
-        w.admission.clear();
-        w.conditions["QuotaReserved"] = Condition{"False", "Pending", "", *t};
-        w.conditions["Admitted"] = Condition{"False", "NoReservation", "", *t};
-        if (type == "Deactivated") {
-          w.conditions["Evicted"] =
-              Condition{"True", "Deactivated", "The workload is deactivated", *t};
-        } else {
-          w.conditions["Requeued"] = Condition{"True", std::string(Str(d, "reason")), "", *t};
-        }
-        patch = R"({"conditions":[]})";
-      } else if (type == "Finished") {
-        w.conditions["Finished"] = Condition{"True", "Succeeded", "Job finished successfully", *t};
-        patch = R"({"conditions":[]})";
-      } else {
-        continue;
-      }
-      b.PatchStatus(w, *t, patch, ++patches % 10 == 0);
-      b.Noise(*t);
+      b.ApplyDecision(e, in.times[i]);
     }
   }
-
-  auto& pending = b.pending();
-  std::stable_sort(pending.begin(), pending.end(), [](const auto& x, const auto& y) {
-    return x.micros != y.micros ? x.micros < y.micros : x.seq < y.seq;
-  });
-  AuditLog out = std::move(b.log());
-  out.lines.reserve(pending.size());
-  for (auto& p : pending) {
-    out.lines.push_back(std::move(p.line));
-  }
+  AuditLog out;
+  out.requests = b.writer().requests();
+  out.skipped_events = b.skipped();
+  out.lines = b.writer().TakeLines();
   return out;
 }
 
@@ -762,9 +529,11 @@ engine::StatusOr<std::vector<std::string>> WriteAuditLog(const AuditLog& log,
                                                          int64_t max_lines) {
   const size_t per_file =
       max_lines > 0 ? static_cast<size_t>(max_lines) : std::max<size_t>(log.lines.size(), 1);
-  std::vector<std::string> written;
   const std::filesystem::path p(path);
-  for (size_t begin = 0; begin < log.lines.size() || written.empty(); begin += per_file) {
+  std::vector<std::string> written;
+  int64_t last_stamp = std::numeric_limits<int64_t>::min();  // ms of the previous backup name
+  size_t begin = 0;
+  do {
     const size_t end = std::min(log.lines.size(), begin + per_file);
     std::string text;
     for (size_t i = begin; i < end; ++i) {
@@ -775,28 +544,31 @@ engine::StatusOr<std::vector<std::string>> WriteAuditLog(const AuditLog& log,
     if (end < log.lines.size()) {
       // lumberjack's backup name: the rotation time, here the part's last stageTimestamp.
       const std::string& last = log.lines[end - 1];
-      const size_t at = last.rfind("\"stageTimestamp\":\"");
-      std::string stamp =
-          at == std::string::npos ? "0000-00-00T00:00:00.000" : last.substr(at + 18, 23);
+      const size_t at = last.rfind(R"("stageTimestamp":")");
+      int64_t ms = 0;
+      if (at != std::string::npos) {
+        const std::string_view view = last;
+        engine::StatusOr<int64_t> micros = ParseRfc3339(view.substr(at + 18, 27));
+        ms = micros.ok() ? *micros / 1000 : 0;
+      }
+      ms = std::max(ms, last_stamp + 1);
+      last_stamp = ms;
+      std::string stamp = SecondTime(ms * 1000);  // "2026-01-05T09:00:00Z"
+      stamp.pop_back();
       std::replace(stamp.begin(), stamp.end(), ':', '-');
       target = (p.parent_path()
-                / fmt::format("{}-{}{}", p.stem().string(), stamp, p.extension().string()))
+                / fmt::format("{}-{}.{:03d}{}", p.stem().string(), stamp, ms % 1000,
+                              p.extension().string()))
                    .string();
     }
     if (!WriteTextFile(target, text)) {
       return engine::InvalidArgument(fmt::format("cannot write {}", target));
     }
     written.push_back(target);
-    if (log.lines.empty()) {
-      break;
-    }
-  }
+    begin = end;
+  } while (begin < log.lines.size());
   return written;
 }
-
-}  // namespace replay
-
-namespace replay {
 
 int RunAuditLog(const AuditLogOptions& options, const std::string& out, int64_t max_lines) {
   engine::StatusOr<AuditLog> log = MakeAuditLog(options);
@@ -810,8 +582,8 @@ int RunAuditLog(const AuditLogOptions& options, const std::string& out, int64_t 
     return 1;
   }
   std::printf(
-      "tally audit-log: %lld requests, %zu lines (%s), %lld events of kinds an audit log "
-      "does not hold left out\n",
+      "tally audit-log: %lld requests, %zu lines (%s), %lld objects or events an API server "
+      "would not hold left out\n",
       static_cast<long long>(log->requests), log->lines.size(), options.api_version.c_str(),
       static_cast<long long>(log->skipped_events));
   for (const std::string& f : *files) {

@@ -193,8 +193,9 @@ int Run(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   audit_log_cmd->add_option("--api-version", audit_log.api_version, "audit.k8s.io/v1 or v1beta1")
       ->capture_default_str();
-  audit_log_cmd->add_flag("!--no-noise", audit_log.noise,
-                          "Leave out unrelated traffic (leases, reads, Secrets, conflicts)");
+  audit_log_cmd->add_flag("--noise,!--no-noise", audit_log.noise,
+                          "Interleave unrelated traffic (leases, reads, Secrets and ConfigMaps "
+                          "with canary values, conflicts, a denied request); on by default");
   audit_log_cmd->add_option("--seed", audit_log.seed, "Seed of IDs and noise")
       ->capture_default_str();
 

@@ -610,10 +610,10 @@ TEST(AuditImportTest, ShippedSyntheticLogOfGpuDayReplaysWithZeroDifferences) {
   ASSERT_EQ(files.size(), 3u);
   engine::StatusOr<ImportOutput> out = ImportAuditLogs({files});
   ASSERT_TRUE(out.ok()) << out.status().message();
-  EXPECT_EQ(out->counts.read, 3856);
+  EXPECT_EQ(out->counts.read, 4431);
   EXPECT_EQ(out->counts.used, 942);
-  EXPECT_EQ(out->counts.skipped_by_reason.at("stage not ResponseComplete"), 1928);
-  EXPECT_EQ(out->counts.skipped_by_reason.at("failed request"), 66);
+  EXPECT_EQ(out->counts.skipped_by_reason.at("stage not ResponseComplete"), 2239);
+  EXPECT_EQ(out->counts.skipped_by_reason.at("failed request"), 64);
   EXPECT_EQ(out->counts.read, out->counts.used + out->counts.skipped());
   ReplayHarness h;
   const testing::Outcome o =
