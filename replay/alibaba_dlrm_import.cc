@@ -282,9 +282,8 @@ engine::StatusOr<ImportOutput> ImportAlibabaDlrm(const AlibabaDlrmImportOptions&
   if (!(options.headroom > 0) || options.headroom > 1000) {
     return engine::InvalidArgument("--headroom must be in (0, 1000]");
   }
-  if (!engine::IsDns1123Label(options.cohort)) {
-    return engine::InvalidArgument(
-        fmt::format("--cohort \"{}\" is not a valid Cohort name", options.cohort));
+  if (engine::Status s = CheckCohortOption(options.cohort); !s.ok()) {
+    return s;
   }
   engine::StatusOr<std::string> text = ReadPlainOrGzip(options.path);
   if (!text.ok()) {

@@ -65,9 +65,8 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
   if (options.tenants < 1 || options.tenants > 1000) {
     return engine::InvalidArgument("--tenants must be in [1, 1000]");
   }
-  if (!engine::IsDns1123Label(options.cohort)) {
-    return engine::InvalidArgument(
-        fmt::format("--cohort \"{}\" is not a valid Cohort name", options.cohort));
+  if (engine::Status s = CheckCohortOption(options.cohort); !s.ok()) {
+    return s;
   }
   // Nodes: the flavors and their capacity. A bad node row stops the import: quotas would be wrong.
   engine::StatusOr<std::string> node_text = ReadPlainOrGzip(options.nodes);

@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include "engine/base/check.h"
+#include "replay/json_writer.h"
 #include "replay/time_parse.h"
 
 namespace replay {
@@ -262,21 +263,6 @@ struct WorkloadTrack {
   bool initially_admitted = false;
 };
 
-std::string Quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 // metadata reduced to what admission reads: name, namespace, labels, Kueue's annotations, and
 // (for objects that existed before the log) creationTimestamp. Never managedFields, never other
 // annotations (kubectl's last-applied-configuration can hold anything).
@@ -285,9 +271,9 @@ std::string CleanMetadata(simdjson::dom::element meta, bool keep_creation) {
   auto add = [&](std::string_view key, const std::string& value) {
     out += fmt::format("{}\"{}\":{}", out.size() > 1 ? "," : "", key, value);
   };
-  add("name", Quoted(Str(meta, "name")));
+  add("name", JsonQuoted(Str(meta, "name")));
   if (!Str(meta, "namespace").empty()) {
-    add("namespace", Quoted(Str(meta, "namespace")));
+    add("namespace", JsonQuoted(Str(meta, "namespace")));
   }
   simdjson::dom::object labels;
   if (meta["labels"].get_object().get(labels) == simdjson::SUCCESS && labels.size() > 0) {
@@ -298,8 +284,8 @@ std::string CleanMetadata(simdjson::dom::element meta, bool keep_creation) {
     std::string kept;
     for (auto [key, value] : annotations) {
       if (key.starts_with("kueue.x-k8s.io/") && value.is_string()) {
-        kept +=
-            fmt::format("{}{}:{}", kept.empty() ? "" : ",", Quoted(key), simdjson::minify(value));
+        kept += fmt::format("{}{}:{}", kept.empty() ? "" : ",", JsonQuoted(key),
+                            simdjson::minify(value));
       }
     }
     if (!kept.empty()) {
@@ -307,7 +293,7 @@ std::string CleanMetadata(simdjson::dom::element meta, bool keep_creation) {
     }
   }
   if (keep_creation && !Str(meta, "creationTimestamp").empty()) {
-    add("creationTimestamp", Quoted(Str(meta, "creationTimestamp")));
+    add("creationTimestamp", JsonQuoted(Str(meta, "creationTimestamp")));
   }
   return out + "}";
 }
@@ -320,8 +306,8 @@ std::string CleanObject(simdjson::dom::element o, const AuditRecord& r, bool kee
   std::string_view kind = Str(o, "kind");
   std::string out =
       fmt::format("{{\"apiVersion\":{},\"kind\":{},\"metadata\":{}",
-                  Quoted(api_version.empty() ? std::string_view{r.api_version} : api_version),
-                  Quoted(kind.empty() ? KindOf(r.resource) : kind),
+                  JsonQuoted(api_version.empty() ? std::string_view{r.api_version} : api_version),
+                  JsonQuoted(kind.empty() ? KindOf(r.resource) : kind),
                   CleanMetadata(o["metadata"], keep_creation));
   if (r.followed != Followed::kNamespace) {
     simdjson::dom::object fields;
@@ -330,7 +316,7 @@ std::string CleanObject(simdjson::dom::element o, const AuditRecord& r, bool kee
     }
     for (auto [key, value] : fields) {
       if (key != "apiVersion" && key != "kind" && key != "metadata" && key != "status") {
-        out += fmt::format(",{}:{}", Quoted(key), simdjson::minify(value));
+        out += fmt::format(",{}:{}", JsonQuoted(key), simdjson::minify(value));
       }
     }
   }
@@ -362,7 +348,7 @@ std::string AdmissionLine(int64_t micros, const std::string& workload,
     for (simdjson::dom::element a : assignments) {
       simdjson::dom::element flavors;
       pod_sets += fmt::format("{}{{\"name\":{},\"flavors\":{}}}", pod_sets.empty() ? "" : ",",
-                              Quoted(Str(a, "name")),
+                              JsonQuoted(Str(a, "name")),
                               IsObject(a, "flavors", flavors) ? simdjson::minify(flavors) : "{}");
     }
   }
@@ -370,7 +356,8 @@ std::string AdmissionLine(int64_t micros, const std::string& workload,
       "{{\"time\":\"{}\",\"type\":\"Admitted\",\"workload\":{},\"clusterQueue\":{},\"podSets\":[{}]"
       "}}"
       "\n",
-      FormatRfc3339(micros), Quoted(workload), Quoted(Str(admission, "clusterQueue")), pod_sets);
+      FormatRfc3339(micros), JsonQuoted(workload), JsonQuoted(Str(admission, "clusterQueue")),
+      pod_sets);
 }
 
 class AuditReplayBuilder {
@@ -440,12 +427,12 @@ class AuditReplayBuilder {
       if (it->second.finished) {
         ++deletes_after_finish_;
       } else {
-        events_.push_back(
-            OutEvent{r.micros, "DELETED",
-                     fmt::format(R"({{"apiVersion":{},"kind":"Workload",)"
-                                 R"("metadata":{{"name":{},"namespace":{}}}}})",
-                                 Quoted(r.api_version), Quoted(r.name), Quoted(r.namespace_name)),
-                     -1});
+        events_.push_back(OutEvent{r.micros, "DELETED",
+                                   fmt::format(R"({{"apiVersion":{},"kind":"Workload",)"
+                                               R"("metadata":{{"name":{},"namespace":{}}}}})",
+                                               JsonQuoted(r.api_version), JsonQuoted(r.name),
+                                               JsonQuoted(r.namespace_name)),
+                                   -1});
       }
       workloads_.erase(it);
       ++deleted_workloads_;
@@ -529,14 +516,15 @@ class AuditReplayBuilder {
         manifests_.erase(key);
         live_config_.erase(key);
       } else if (live_config_.erase(key) > 0) {
-        events_.push_back(
-            OutEvent{r.micros, "DELETED",
-                     fmt::format(R"({{"apiVersion":{},"kind":{},"metadata":{{"name":{}{}}}}})",
-                                 Quoted(r.api_version), Quoted(KindOf(r.resource)), Quoted(r.name),
-                                 r.namespace_name.empty()
-                                     ? std::string()
-                                     : fmt::format(",\"namespace\":{}", Quoted(r.namespace_name))),
-                     -1});
+        events_.push_back(OutEvent{
+            r.micros, "DELETED",
+            fmt::format(R"({{"apiVersion":{},"kind":{},"metadata":{{"name":{}{}}}}})",
+                        JsonQuoted(r.api_version), JsonQuoted(KindOf(r.resource)),
+                        JsonQuoted(r.name),
+                        r.namespace_name.empty()
+                            ? std::string()
+                            : fmt::format(",\"namespace\":{}", JsonQuoted(r.namespace_name))),
+            -1});
         ++config_events_;
       }
       return;

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <system_error>
 
+#include "engine/k8s_names.h"
 #include "engine/quantity.h"
 #include "replay/json_writer.h"
 #include "replay/time_parse.h"
@@ -103,6 +104,14 @@ engine::StatusOr<std::vector<CsvRow>> CsvDataRows(const std::string& path, std::
     return engine::InvalidArgument(fmt::format("{}: empty file (no header \"{}\")", path, header));
   }
   return rows;
+}
+
+engine::Status CheckCohortOption(std::string_view cohort) {
+  if (!engine::IsDns1123Label(cohort)) {
+    return engine::InvalidArgument(
+        fmt::format("--cohort \"{}\" is not a valid Cohort name", cohort));
+  }
+  return engine::Status::Ok();
 }
 
 bool ParseWholeNumber(std::string_view text, int64_t& out) {

@@ -38,6 +38,9 @@ struct CsvRow {
 engine::StatusOr<std::vector<CsvRow>> CsvDataRows(const std::string& path, std::string_view text,
                                                   std::string_view header);
 
+// The importers' `--cohort NAME`: InvalidArgument unless NAME is a DNS-1123 label (a Cohort name).
+engine::Status CheckCohortOption(std::string_view cohort);
+
 // `text` as a whole decimal number (optional '-', then digits only); false when it is not one or
 // does not fit an int64.
 bool ParseWholeNumber(std::string_view text, int64_t& out);

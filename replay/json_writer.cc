@@ -33,14 +33,14 @@ void JsonWriter::Close(char c) {
 
 void JsonWriter::Key(std::string_view key) {
   BeforeValue();
-  Escaped(key);
+  AppendJsonString(key, out_);
   out_ += ':';
   after_key_ = true;
 }
 
 void JsonWriter::String(std::string_view value) {
   BeforeValue();
-  Escaped(value);
+  AppendJsonString(value, out_);
 }
 
 void JsonWriter::Int(int64_t value) {
@@ -63,35 +63,41 @@ void JsonWriter::Null() {
   out_ += "null";
 }
 
-void JsonWriter::Escaped(std::string_view s) {
-  out_ += '"';
+void AppendJsonString(std::string_view s, std::string& out) {
+  out += '"';
   for (char ch : s) {
     auto c = static_cast<unsigned char>(ch);
     switch (c) {
       case '"':
-        out_ += "\\\"";
+        out += "\\\"";
         break;
       case '\\':
-        out_ += "\\\\";
+        out += "\\\\";
         break;
       case '\n':
-        out_ += "\\n";
+        out += "\\n";
         break;
       case '\r':
-        out_ += "\\r";
+        out += "\\r";
         break;
       case '\t':
-        out_ += "\\t";
+        out += "\\t";
         break;
       default:
         if (c < 0x20) {
-          out_ += fmt::format("\\u{:04x}", c);
+          out += fmt::format("\\u{:04x}", c);
         } else {
-          out_ += ch;
+          out += ch;
         }
     }
   }
-  out_ += '"';
+  out += '"';
+}
+
+std::string JsonQuoted(std::string_view s) {
+  std::string out;
+  AppendJsonString(s, out);
+  return out;
 }
 
 void JsonWriter::RoundedNumber(double value) {

@@ -39,12 +39,16 @@ class JsonWriter {
   void Open(char c);
   void Close(char c);
   void BeforeValue();
-  void Escaped(std::string_view s);
 
   std::string out_;
   // One flag per open container: whether it already holds an element.
   std::vector<bool> has_element_;
   bool after_key_ = false;
 };
+
+// Appends `s` as a JSON string literal (quotes included, RFC 8259 escaping) to `out`.
+void AppendJsonString(std::string_view s, std::string& out);
+// `s` as a JSON string literal: JsonQuoted("a\"b") == R"("a\"b")".
+std::string JsonQuoted(std::string_view s);
 
 }  // namespace replay

@@ -140,47 +140,25 @@ engine::StatusOr<ImportOutput> ImportPhilly(const PhillyImportOptions& options) 
     return engine::InvalidArgument(
         "--gpus-per-node must be >= 1, --total-gpus >= 0 and --headroom > 0");
   }
-  if (!engine::IsDns1123Label(options.cohort)) {
-    return engine::InvalidArgument(
-        fmt::format("--cohort \"{}\" is not a valid Cohort name", options.cohort));
+  if (engine::Status s = CheckCohortOption(options.cohort); !s.ok()) {
+    return s;
   }
   engine::StatusOr<std::string> text = ReadPlainOrGzip(options.path);
   if (!text.ok()) {
     return text.status();
   }
+  engine::StatusOr<std::vector<CsvRow>> rows = CsvDataRows(options.path, *text, kHeader);
+  if (!rows.ok()) {
+    return rows.status();
+  }
   ImportOutput out;
   std::vector<PhillyJob> jobs;
-  std::string_view rest = *text;
-  int64_t line_number = 0;
-  bool header_seen = false;
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (line.find_first_not_of(" \t") == std::string_view::npos) {
-      continue;
-    }
-    if (!header_seen) {
-      if (line != kHeader) {
-        return engine::InvalidArgument(
-            fmt::format("{}:{}: header \"{}\" is not the Philly trace's \"{}\"", options.path,
-                        line_number, line.substr(0, 200), kHeader));
-      }
-      header_seen = true;
-      continue;
-    }
+  for (const CsvRow& row : *rows) {
     ++out.counts.read;
     PhillyJob job;
-    if (ParseRow(line, line_number, options.path, job, out.counts)) {
+    if (ParseRow(row.text, row.line, options.path, job, out.counts)) {
       jobs.push_back(std::move(job));
     }
-  }
-  if (!header_seen) {
-    return engine::InvalidArgument(fmt::format("{}: empty file (no header)", options.path));
   }
   out.counts.used = static_cast<int64_t>(jobs.size());
   // Rows are not sorted in the trace: by submit time, then input order.
