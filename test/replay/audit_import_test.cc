@@ -297,6 +297,79 @@ TEST(AuditImportTest, ImportedLogReplaysWithZeroDifferences) {
       << FormatVerification(*v);
 }
 
+// A name reused: "x" runs 0..30 s, finishes, is deleted at 60 s (dropped: a finished workload's
+// end follows its runtime), and is created again at 90 s (admitted at once, runs 20 s). The replay
+// forgets a workload once it finished and released its quota, so the second "x" is no duplicate.
+// (Kueue's own Workload names carry a hash of the owner's UID: a recreated Job gets a new name.)
+TEST(AuditImportTest, ANameCreatedAgainAfterItsFinishedWorkloadWasDeletedReplays) {
+  std::string lines = ConfigLines(-60);
+  auto add = [&](Line l) { lines += Render(l) + "\n"; };
+  auto create = [&](double t) {
+    Line l;
+    l.t = t;
+    l.ns = "ns";
+    l.name = "x";
+    l.request_object = WorkloadObject("x", "1");
+    l.response_object = l.request_object;
+    add(l);
+  };
+  auto status = [&](double t, double admitted_at, bool finished) {
+    Line l;
+    l.t = t;
+    l.verb = "patch";
+    l.ns = "ns";
+    l.name = "x";
+    l.subresource = "status";
+    l.code = 200;
+    l.request_object = R"({"status":{}})";
+    l.response_object = WorkloadObject("x", "1", AdmittedStatus("1", Stamp(admitted_at), finished));
+    add(l);
+  };
+  create(0);
+  status(0, 0, false);
+  status(30, 0, true);
+  Line del;
+  del.t = 60;
+  del.verb = "delete";
+  del.ns = "ns";
+  del.name = "x";
+  del.code = 200;
+  add(del);
+  create(90);
+  status(90, 90, false);
+  status(110, 90, true);
+
+  ReplayHarness h;
+  engine::StatusOr<ImportOutput> out = ImportAuditLogs({{h.Write("audit.log", lines)}});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->counts.read, out->counts.used + out->counts.skipped());
+  EXPECT_FALSE(Contains(out->events, R"("type":"DELETED")")) << out->events;
+  EXPECT_TRUE(Contains(out->events,
+                       R"({"type":"ADDED","time":"2026-01-05T09:00:00Z","runtime":"30000000us")"))
+      << out->events;
+  EXPECT_TRUE(Contains(out->events,
+                       R"({"type":"ADDED","time":"2026-01-05T09:01:30Z","runtime":"20000000us")"))
+      << out->events;
+  EXPECT_TRUE(std::any_of(out->notes.begin(), out->notes.end(), [](const std::string& n) {
+    return Contains(n, "1 deletions of finished workloads dropped");
+  }));
+
+  const testing::Outcome o = h.ReplayFiles(h.Write("manifests.yaml", out->manifests),
+                                           h.Write("events.jsonl", out->events), {});
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_rejected, 0) << out->events;
+  std::string decisions;
+  for (const std::string& line : o.decisions) {
+    decisions += line + "\n";
+  }
+  engine::StatusOr<AdmissionVerification> v = VerifyAdmissions(
+      h.Write("admissions.jsonl", AdmissionsFile(*out)), h.Write("decisions.jsonl", decisions));
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  EXPECT_EQ(v->recorded, 2);
+  EXPECT_EQ(v->matched, 2);
+  EXPECT_TRUE(v->differences.empty()) << FormatVerification(*v);
+}
+
 TEST(AuditImportTest, OtherResourcesAreCountedButNeverCopied) {
   ReplayHarness h;
   Line secret;

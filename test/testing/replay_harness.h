@@ -57,6 +57,8 @@ class ReplayHarness {
   ~ReplayHarness();
   ReplayHarness(const ReplayHarness&) = delete;
   ReplayHarness& operator=(const ReplayHarness&) = delete;
+  ReplayHarness(ReplayHarness&&) = delete;
+  ReplayHarness& operator=(ReplayHarness&&) = delete;
 
   std::string Write(const std::string& name, const std::string& text);
   Outcome Replay(const std::string& manifests, const std::vector<std::string>& lines,
