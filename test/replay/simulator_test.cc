@@ -406,5 +406,78 @@ TEST_F(SimulatorTest, PreemptionPingPongAtOneInstantIsCut) {
   EXPECT_EQ(o.report.pending_at_end, 0);
 }
 
+// The mechanism behind that ping-pong, reduced to four workloads in a flat cohort (Kueue with
+// its default gates loops the same way, one round per eviction):
+//   a (N=10) runs a0 (6); b (N=10) runs b0 (6) and v (8), borrowing 4; the cohort is full.
+//   p (5 pods of 1 cpu, minCount 4) arrives in a. Whole, it would borrow, so it may not reclaim;
+//   partially admitted (4 pods) it stays within a's nominal and reclaims v.
+//   Next cycle v is released and both are pending: p whole now fits by borrowing (level 1), and
+//   so does v (level 1). Same level and priority: v, created first, is processed first and takes
+//   its quota back; p no longer fits; and the next cycle reclaims v again.
+// With p at a higher priority the order puts p first and there is no loop.
+std::string CohortManifests() {
+  std::string cq = R"(---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: {0}}}
+spec:
+  cohortName: c
+  namespaceSelector: {{}}
+  preemption: {{reclaimWithinCohort: Any}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {{name: cpu, nominalQuota: "10"}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: lq-{0}, namespace: ns}}
+spec: {{clusterQueue: {0}}}
+)";
+  return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n"
+         + fmt::format(fmt::runtime(cq), "a") + fmt::format(fmt::runtime(cq), "b");
+}
+
+// `count` pods of 1 cpu; minCount only when below count (partial admission allowed).
+std::string GangJson(const std::string& name, const std::string& queue, int count, int min_count,
+                     int priority) {
+  std::string min = min_count < count ? fmt::format(R"(,"minCount":{})", min_count) : "";
+  return fmt::format(
+      R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{{"name":"{0}","namespace":"ns"}},"spec":{{"queueName":"{1}","priority":{4},"podSets":[{{"name":"main","count":{2}{3},"template":{{"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"cpu":"1"}}}}}}]}}}}}}]}}}})",
+      name, queue, count, min, priority);
+}
+
+TEST_F(SimulatorTest, PartialReclaimThenWholeBorrowingLosesToTheOlderVictimEveryCycle) {
+  auto trace = [](int preemptor_priority) {
+    return std::vector<std::string>{
+        Added(0, GangJson("a0", "lq-a", 6, 6, 0), "20s"),
+        Added(0, GangJson("b0", "lq-b", 6, 6, 0), "20s"),
+        Added(1, GangJson("v", "lq-b", 8, 8, 0), "1h"),
+        Added(10, GangJson("p", "lq-a", 5, 4, preemptor_priority), "1h"),
+    };
+  };
+  Outcome loop = Replay(CohortManifests(), trace(0));
+  ASSERT_TRUE(loop.completed);
+  // Cut at 10 s, and again at each second after (the requeue 1 s after freed capacity starts
+  // it over) until a0 and b0 finish at 20 s: p then fits whole within a's nominal (level 0).
+  EXPECT_EQ(loop.report.cycle_limit_hits, 10);
+  std::vector<std::string> reclaims =
+      loop.Find({R"("type":"Preempted")", "ns/v", R"("preemptor":"ns/p")", "InCohortReclamation",
+                 TimeField(10)});
+  EXPECT_GT(reclaims.size(), 100u) << "v is reclaimed again in every other cycle";
+  EXPECT_FALSE(loop.Has({R"("type":"Admitted")", "ns/p", TimeField(10)}));
+  EXPECT_TRUE(loop.Has({R"("type":"Admitted")", "ns/p", R"("count":5)", TimeField(20)}));
+
+  Outcome ordered = Replay(CohortManifests(), trace(1));
+  ASSERT_TRUE(ordered.completed);
+  EXPECT_EQ(ordered.report.cycle_limit_hits, 0);
+  EXPECT_EQ(ordered.Find({R"("type":"Preempted")", "ns/v", TimeField(10)}).size(), 1u);
+  // Admitted whole (5 pods) in the cycle after the reclaim: it sorts before v.
+  EXPECT_TRUE(ordered.Has({R"("type":"Admitted")", "ns/p", R"("count":5)", TimeField(10)}));
+  EXPECT_FALSE(ordered.Has({R"("type":"Admitted")", "ns/v", TimeField(10)}));
+}
+
 }  // namespace
 }  // namespace replay
