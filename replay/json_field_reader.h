@@ -7,6 +7,9 @@
 //   JsonFieldReader r("report.json");
 //   int64_t n = r.Int(outcomes, "admissions", "outcomes.admissions");
 //   if (r.failed()) return engine::InvalidArgument(r.error());
+//
+// Documents tally writes with a top-level schemaVersion (report.json, sweep.json) are opened with
+// ParseVersionedJson, which names the file in every error and says which version this tally reads.
 #pragma once
 
 #include <fmt/format.h>
@@ -19,6 +22,8 @@
 #include <vector>
 
 #include <simdjson.h>
+
+#include "engine/base/status.h"
 
 namespace replay {
 
@@ -123,5 +128,17 @@ class JsonFieldReader {
   std::string name_;
   std::string error_;
 };
+
+// A parsed document and the parser that owns its memory.
+struct VersionedJson {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+};
+
+// Parses `json` into `out` and checks that its integer `schemaVersion` is `version`. Errors:
+// "<name>: not valid JSON: ...", "<name>: schemaVersion: missing or not an integer",
+// "<name>: schemaVersion 2: this tally reads version 1 (<doc_link>)".
+engine::Status ParseVersionedJson(std::string_view json, std::string_view name, int64_t version,
+                                  std::string_view doc_link, VersionedJson& out);
 
 }  // namespace replay

@@ -60,20 +60,13 @@ std::vector<NamedWaitFigures> ReadNamedWaits(JsonFieldReader& r, simdjson::dom::
 }  // namespace
 
 engine::StatusOr<ReportFigures> ParseReportFigures(std::string_view json, std::string_view name) {
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
-  simdjson::dom::element doc;
-  if (auto err = parser.parse(padded).get(doc); err != simdjson::SUCCESS) {
-    return engine::InvalidArgument(
-        fmt::format("{}: not valid JSON: {}", name, simdjson::error_message(err)));
+  VersionedJson parsed;
+  if (engine::Status st = ParseVersionedJson(json, name, 1, "docs/report.md", parsed); !st.ok()) {
+    return st;
   }
+  const simdjson::dom::element doc = parsed.doc;
   JsonFieldReader r(name);
   ReportFigures f;
-  int64_t schema = r.Int(doc, "schemaVersion", "schemaVersion");
-  if (!r.failed() && schema != 1) {
-    return engine::InvalidArgument(fmt::format(
-        "{}: schemaVersion {}: this tally reads version 1 (docs/report.md)", name, schema));
-  }
   simdjson::dom::element model = r.Get(doc, "model", "model");
   f.mode = r.Str(model, "mode", "model.mode");
   simdjson::dom::element input = r.Get(doc, "input", "input");

@@ -135,20 +135,14 @@ std::string FormatSweepJson(const SweepRecord& r) {
 }
 
 engine::StatusOr<SweepRecord> ParseSweepJson(std::string_view json, std::string_view name) {
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
-  simdjson::dom::element doc;
-  if (auto err = parser.parse(padded).get(doc); err != simdjson::SUCCESS) {
-    return engine::InvalidArgument(
-        fmt::format("{}: not valid JSON: {}", name, simdjson::error_message(err)));
+  VersionedJson parsed;
+  if (engine::Status st =
+          ParseVersionedJson(json, name, kSweepSchemaVersion, "docs/sweep.md", parsed);
+      !st.ok()) {
+    return st;
   }
+  const simdjson::dom::element doc = parsed.doc;
   JsonFieldReader r(name);
-  const int64_t schema = r.Int(doc, "schemaVersion", "schemaVersion");
-  if (!r.failed() && schema != kSweepSchemaVersion) {
-    return engine::InvalidArgument(
-        fmt::format("{}: schemaVersion {}: this tally reads version {} (docs/sweep.md)", name,
-                    schema, kSweepSchemaVersion));
-  }
   SweepRecord rec;
   rec.events = r.Str(doc, "events", "events");
   rec.fingerprint = r.Str(doc, "fingerprint", "fingerprint");

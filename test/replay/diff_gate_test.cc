@@ -188,8 +188,13 @@ TEST_F(DiffGateTest, ReadsReportFigures) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("x.json: model"), std::string::npos)
       << bad.status().message();
-  EXPECT_FALSE(ParseReportFigures("{", "x.json").ok());
-  EXPECT_FALSE(ParseReportFigures(R"({"schemaVersion":2})", "x.json").ok());
+  EXPECT_EQ(
+      ParseReportFigures("{", "x.json").status().message().rfind("x.json: not valid JSON: ", 0),
+      0u);
+  EXPECT_EQ(ParseReportFigures(R"({"schemaVersion":"1"})", "x.json").status().message(),
+            "x.json: schemaVersion: missing or not an integer");
+  EXPECT_EQ(ParseReportFigures(R"({"schemaVersion":2})", "x.json").status().message(),
+            "x.json: schemaVersion 2: this tally reads version 1 (docs/report.md)");
 }
 
 TEST_F(DiffGateTest, TimeToStartOnlyWhenAReportHasFallbacks) {
