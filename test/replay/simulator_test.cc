@@ -376,8 +376,10 @@ TEST_F(SimulatorTest, NumericTimesAndGzipGiveTheSameReplay) {
 
 TEST_F(SimulatorTest, SameInputGivesByteIdenticalDecisionsAndReports) {
   std::string preemption = "  preemption: {withinClusterQueue: LowerPriority}";
+  constexpr int kWorkloads = 60;
   std::vector<std::string> lines;
-  for (int i = 0; i < 60; ++i) {
+  lines.reserve(kWorkloads);
+  for (int i = 0; i < kWorkloads; ++i) {
     lines.push_back(Added(i * 0.5,
                           WorkloadJson(fmt::format("w{}", i), i % 3 == 0 ? "3" : "1", i % 4 * 10),
                           fmt::format("{}s", 5 + i % 7)));
@@ -388,7 +390,7 @@ TEST_F(SimulatorTest, SameInputGivesByteIdenticalDecisionsAndReports) {
   EXPECT_GT(a.report.preemptions, 0);
   EXPECT_EQ(a.decisions, b.decisions);
   EXPECT_EQ(FormatReportJson(a.report), FormatReportJson(b.report));
-  EXPECT_EQ(a.report.finished, 60);
+  EXPECT_EQ(a.report.finished, kWorkloads);
 }
 
 // A reclaiming preemptor and its victim trading the same quota back and forth at one instant
