@@ -22,6 +22,7 @@
 #include <simdjson.h>
 
 #include "replay/json_field_reader.h"
+#include "replay/report_writers.h"
 #include "replay/time_parse.h"
 
 namespace replay {
@@ -61,7 +62,9 @@ std::vector<NamedWaitFigures> ReadNamedWaits(JsonFieldReader& r, simdjson::dom::
 
 engine::StatusOr<ReportFigures> ParseReportFigures(std::string_view json, std::string_view name) {
   VersionedJson parsed;
-  if (engine::Status st = ParseVersionedJson(json, name, 1, "docs/report.md", parsed); !st.ok()) {
+  if (engine::Status st =
+          ParseVersionedJson(json, name, kReportSchemaVersion, "docs/report.md", parsed);
+      !st.ok()) {
     return st;
   }
   const simdjson::dom::element doc = parsed.doc;

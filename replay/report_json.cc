@@ -15,8 +15,6 @@
 namespace replay {
 namespace {
 
-constexpr int kSchemaVersion = 1;
-
 void StringArray(JsonWriter& w, const std::vector<std::string>& values) {
   w.BeginArray();
   for (const std::string& v : values) {
@@ -384,7 +382,7 @@ std::string FormatReportJson(const ReplayReport& report) {
     WriteResourceClasses(w, report.resource_classes);
   }
   w.Key("schemaVersion");
-  w.Int(kSchemaVersion);
+  w.Int(kReportSchemaVersion);
   w.Key("series");
   WriteSeries(w, report);
   w.Key("time");

@@ -23,6 +23,9 @@
 
 namespace replay {
 
+// The report.json version this tally writes and reads (docs/report.md).
+inline constexpr int kReportSchemaVersion = 1;
+
 // report.json: one line of JSON, `{"schemaVersion":1,...}`, keys sorted (byte order) at every
 // level. Non-integral numbers are rounded to 6 significant digits; NaN and infinities are written
 // as null.
