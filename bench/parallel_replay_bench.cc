@@ -4,7 +4,7 @@
 //    reader before this change);
 //  - BM_ReadParallel/T: ParallelEventReader with T threads over the same file;
 //  - BM_ApplyLockPerEvent vs BM_ApplyOneLock: the same events applied to one shard through
-//    ShardedEngine::Apply (the shard's lock taken per event) and under one lock for all of them:
+//    ApplyEvent (replay/sim/sharded_replay.h; the lock taken per event) and under one lock:
 //    the lock's cost on the single-thread path, per event.
 // Whole-replay speedups (1 vs 2 threads, a million workloads) are in scripts/bench-replay.
 #include <fmt/format.h>
@@ -20,13 +20,12 @@
 #include <benchmark/benchmark.h>
 #include <tbb/task_arena.h>
 
-#include "replay/event_reader.h"
-#include "replay/manifest_loader.h"
-#include "replay/parallel_reader.h"
-#include "replay/shard_plan.h"
-#include "replay/sharded_engine.h"
-#include "replay/simulator.h"
-#include "replay/synthetic_generator.h"
+#include "replay/generate/synthetic_generator.h"
+#include "replay/io/event_reader.h"
+#include "replay/io/manifest_loader.h"
+#include "replay/io/parallel_reader.h"
+#include "replay/sim/sharded_replay.h"
+#include "replay/sim/simulator.h"
 
 namespace replay {
 namespace {
@@ -117,7 +116,7 @@ BENCHMARK(BM_ReadParallel)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRe
 
 // The events of the shard that receives most of them, and the plan that routes them.
 struct ShardEvents {
-  ShardPlan plan;
+  engine::ShardPlan plan;
   int shard = 0;
   std::vector<TraceEvent> events;
 };
@@ -125,7 +124,7 @@ struct ShardEvents {
 const ShardEvents& BusiestShardEvents() {
   static const ShardEvents shard_events = [] {
     const Trace& t = SharedTrace();
-    ShardPlanner planner;
+    engine::ShardPlanner planner;
     planner.AddManifests(t.manifests.spec);
     std::vector<TraceEvent> all;
     EventReader reader;
@@ -133,18 +132,18 @@ const ShardEvents& BusiestShardEvents() {
     TraceEvent event;
     EventError error;
     while (reader.Next(event, error) == ReadResult::kEvent) {
-      planner.AddEvent(event);
+      PlanEvent(planner, event);
       all.push_back(event);
     }
     ShardEvents s;
     s.plan = planner.Build(false);
     std::vector<int> counts(static_cast<size_t>(s.plan.num_shards()), 0);
     for (const TraceEvent& e : all) {
-      ++counts[static_cast<size_t>(s.plan.Route(e))];
+      ++counts[static_cast<size_t>(RouteEvent(s.plan, e))];
     }
     s.shard = static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
     for (TraceEvent& e : all) {
-      if (s.plan.Route(e) == s.shard) {
+      if (RouteEvent(s.plan, e) == s.shard) {
         s.events.push_back(std::move(e));
       }
     }
@@ -166,14 +165,14 @@ void ApplyShardEvents(benchmark::State& state) {
   const ShardEvents& s = BusiestShardEvents();
   for (auto _ : state) {
     state.PauseTiming();
-    ShardedEngine engine(t.manifests, s.plan, BenchOptions(), /*log_decisions=*/true);
+    ShardedReplay engine(t.manifests, s.plan, BenchOptions(), /*log_decisions=*/true);
     std::vector<TraceEvent> events = s.events;  // applying consumes the objects
     engine.With(s.shard, [&](ShardSimulator& sim) { sim.Start(events.front().time); });
     state.ResumeTiming();
     EventError error;
     if constexpr (kLockPerEvent) {
       for (TraceEvent& e : events) {
-        benchmark::DoNotOptimize(engine.Apply(s.shard, e, error));
+        benchmark::DoNotOptimize(ApplyEvent(engine, s.shard, e, error));
       }
     } else {
       engine.With(s.shard, [&](ShardSimulator& sim) {

@@ -50,8 +50,8 @@
 #include "engine/resource_tree.h"
 #include "engine/scheduler.h"
 #include "engine/workload_store.h"
-#include "replay/synthetic_generator.h"
-#include "replay/workload_json.h"
+#include "replay/generate/synthetic_generator.h"
+#include "replay/io/workload_json.h"
 
 // The measured region: callgrind counts this call and its callees only. A plain C name keeps the
 // --toggle-collect pattern simple; noinline keeps the call (and the symbol) in a Release build.

@@ -19,7 +19,7 @@
 #include "engine/queue_manager.h"
 #include "engine/scheduler.h"
 #include "engine/workload_store.h"
-#include "replay/parallel_for.h"
+#include "replay/io/parallel_for.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Google Benchmark: parsing one Workload object of an event trace, the JSON fast path
-// (replay/workload_json.h) against the YAML manifest loader it stands in for. Fixtures: 1,000
+// (replay/io/workload_json.h) against the YAML manifest loader it stands in for. Fixtures: 1,000
 // Workload objects from the synthetic generator (4 resources, several classes), and one rich
 // object (init containers, a sidecar, overhead, tolerations, node affinity, priorityClassRef).
 // Each fixture is checked to take the fast path before timing; items/s = objects/s.
@@ -12,9 +12,9 @@
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
-#include "replay/manifest_loader.h"
-#include "replay/synthetic_generator.h"
-#include "replay/workload_json.h"
+#include "replay/generate/synthetic_generator.h"
+#include "replay/io/manifest_loader.h"
+#include "replay/io/workload_json.h"
 
 namespace {
 

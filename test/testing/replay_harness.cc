@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
-#include "replay/cluster_state.h"
-#include "replay/manifest_loader.h"
-#include "replay/time_parse.h"
+#include "replay/io/manifest_loader.h"
+#include "replay/io/time_parse.h"
+#include "replay/sim/cluster_state.h"
 
 namespace replay::testing {
 

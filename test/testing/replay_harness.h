@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "replay/replay_report.h"
-#include "replay/simulator.h"
+#include "replay/sim/replay_report.h"
+#include "replay/sim/simulator.h"
 
 namespace replay::testing {
 

@@ -1,0 +1,233 @@
+#include "engine/shard/shard_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace engine {
+namespace {
+
+std::string Key(std::string_view kind, std::string_view name) {
+  return fmt::format("{}/{}", kind, name);
+}
+
+std::string WorkloadName(const WorkloadSpec& w) {
+  return fmt::format("{}/{}", w.name_space, w.name);
+}
+
+}  // namespace
+
+// --- ShardPlan ---
+
+int ShardPlan::ShardOf(std::string_view kind, std::string_view name) const {
+  auto it = shard_of_.find(Key(kind, name));
+  return it == shard_of_.end() ? 0 : it->second;
+}
+
+int ShardPlan::ShardOfWorkload(const WorkloadSpec& w) const {
+  if (w.admission && !w.admission->cluster_queue.empty()) {
+    return ShardOf("ClusterQueue", w.admission->cluster_queue);
+  }
+  return ShardOf("LocalQueue", fmt::format("{}/{}", w.name_space, w.queue_name));
+}
+
+int ShardPlan::Route(std::string_view kind, std::string_view name,
+                     const ClusterSpec* object) const {
+  if (num_shards() <= 1) {
+    return 0;
+  }
+  if (kind == "Workload") {
+    if (object == nullptr || object->workloads.empty()) {
+      return kEveryShard;
+    }
+    return ShardOfWorkload(object->workloads[0]);
+  }
+  if (kind == "ClusterQueue" || kind == "Cohort" || kind == "LocalQueue") {
+    return ShardOf(kind, name);
+  }
+  return kEveryShard;
+}
+
+ClusterSpec ShardPlan::ManifestsFor(int shard, const ClusterSpec& all) const {
+  ClusterSpec part;
+  part.flavors = all.flavors;
+  part.priority_classes = all.priority_classes;
+  part.configuration = all.configuration;
+  part.namespaces = all.namespaces;
+  part.flavor_supplies = all.flavor_supplies;
+  part.resource_classes = all.resource_classes;
+  part.nodes = all.nodes;
+  part.admission_checks = all.admission_checks;
+  for (const CohortSpec& c : all.cohorts) {
+    if (ShardOf("Cohort", c.name) == shard) {
+      part.cohorts.push_back(c);
+    }
+  }
+  for (const ClusterQueueSpec& cq : all.cluster_queues) {
+    if (ShardOf("ClusterQueue", cq.name) == shard) {
+      part.cluster_queues.push_back(cq);
+    }
+  }
+  for (const LocalQueueSpec& lq : all.local_queues) {
+    if (ShardOf("LocalQueue", fmt::format("{}/{}", lq.name_space, lq.name)) == shard) {
+      part.local_queues.push_back(lq);
+    }
+  }
+  for (const WorkloadSpec& w : all.workloads) {
+    if (ShardOfWorkload(w) == shard) {
+      part.workloads.push_back(w);
+    }
+  }
+  return part;
+}
+
+// --- ShardPlanner ---
+
+uint32_t ShardPlanner::Node(std::string_view kind, std::string_view name) {
+  std::string key = Key(kind, name);
+  auto [it, inserted] = ids_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
+  if (inserted) {
+    keys_.push_back(std::move(key));
+    parent_.push_back(it->second);
+  }
+  return it->second;
+}
+
+uint32_t ShardPlanner::Find(uint32_t x) const {
+  while (parent_[x] != x) {
+    parent_[x] = parent_[parent_[x]];  // path halving
+    x = parent_[x];
+  }
+  return x;
+}
+
+void ShardPlanner::Join(uint32_t a, uint32_t b) {
+  Unite(a, b);
+}
+
+void ShardPlanner::Unite(uint32_t a, uint32_t b) const {
+  a = Find(a);
+  b = Find(b);
+  if (a != b) {
+    parent_[std::max(a, b)] = std::min(a, b);
+  }
+}
+
+void ShardPlanner::AddCohort(const CohortSpec& cohort) {
+  uint32_t node = Node("Cohort", cohort.name);
+  if (!cohort.parent.empty()) {
+    Join(node, Node("Cohort", cohort.parent));
+  }
+}
+
+void ShardPlanner::AddClusterQueue(const ClusterQueueSpec& cq) {
+  uint32_t node = Node("ClusterQueue", cq.name);
+  for (const ResourceGroupSpec& group : cq.resource_groups) {
+    for (const std::string& resource : group.covered_resources) {
+      queues_covering_[resource].push_back(node);
+    }
+  }
+  if (!cq.cohort.empty()) {
+    Join(node, Node("Cohort", cq.cohort));
+  }
+}
+
+void ShardPlanner::AddLocalQueue(const LocalQueueSpec& lq) {
+  uint32_t node = Node("LocalQueue", fmt::format("{}/{}", lq.name_space, lq.name));
+  if (!lq.cluster_queue.empty()) {
+    Join(node, Node("ClusterQueue", lq.cluster_queue));
+  }
+}
+
+void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
+  uint32_t node = Node("LocalQueue", fmt::format("{}/{}", w.name_space, w.queue_name));
+  if (w.admission && !w.admission->cluster_queue.empty()) {
+    Join(node, Node("ClusterQueue", w.admission->cluster_queue));
+  }
+  uint64_t name_hash = std::hash<std::string>{}(WorkloadName(w));
+  auto [it, inserted] = workload_queue_.try_emplace(name_hash, node);
+  if (!inserted) {
+    Join(it->second, node);
+  }
+}
+
+void ShardPlanner::JoinResourceClassUsers() const {
+  std::optional<uint32_t> first;
+  for (const std::string& name : resource_classes_) {
+    auto it = queues_covering_.find(name);
+    if (it == queues_covering_.end()) {
+      continue;
+    }
+    for (uint32_t node : it->second) {
+      if (!first.has_value()) {
+        first = node;
+        continue;
+      }
+      Unite(*first, node);
+    }
+  }
+}
+
+void ShardPlanner::AddManifests(const ClusterSpec& spec) {
+  for (const ResourceClassSpec& rc : spec.resource_classes) {
+    resource_classes_.insert(rc.name);
+  }
+  for (const CohortSpec& c : spec.cohorts) {
+    AddCohort(c);
+  }
+  for (const ClusterQueueSpec& cq : spec.cluster_queues) {
+    AddClusterQueue(cq);
+  }
+  for (const LocalQueueSpec& lq : spec.local_queues) {
+    AddLocalQueue(lq);
+  }
+  for (const WorkloadSpec& w : spec.workloads) {
+    AddWorkload(w);
+  }
+}
+
+ShardPlan ShardPlanner::Build(bool single) const {
+  JoinResourceClassUsers();
+  ShardPlan plan;
+  // The label of a component: its smallest Cohort or ClusterQueue key.
+  std::map<uint32_t, std::string> label_of_root;
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    const std::string& key = keys_[i];
+    if (!key.starts_with("Cohort/") && !key.starts_with("ClusterQueue/")) {
+      continue;
+    }
+    auto [it, inserted] = label_of_root.try_emplace(Find(i), key);
+    if (!inserted && key < it->second) {
+      it->second = key;
+    }
+  }
+  std::vector<std::pair<std::string, uint32_t>> ordered;
+  for (const auto& [root, label] : label_of_root) {
+    ordered.emplace_back(label, root);
+  }
+  std::sort(ordered.begin(), ordered.end());
+  if (single || ordered.size() <= 1) {
+    plan.labels_ = {ordered.empty() ? std::string("(all)") : ordered.front().first};
+    if (ordered.size() > 1) {
+      plan.labels_[0] = "(all)";
+    }
+    return plan;  // everything in shard 0: shard_of_ stays empty
+  }
+  std::unordered_map<uint32_t, int> shard_of_root;
+  for (const auto& [label, root] : ordered) {
+    shard_of_root.emplace(root, static_cast<int>(plan.labels_.size()));
+    plan.labels_.push_back(label);
+  }
+  for (uint32_t i = 0; i < keys_.size(); ++i) {
+    auto it = shard_of_root.find(Find(i));
+    if (it != shard_of_root.end() && it->second != 0) {
+      plan.shard_of_.emplace(keys_[i], it->second);
+    }
+  }
+  return plan;
+}
+
+}  // namespace engine

@@ -1,0 +1,104 @@
+// File: engine/shard/shard_plan.h
+//
+// How a replay splits into shards (docs/replay.md, "Parallel replay"). Cohort trees that share no
+// quota are independent: each connected component — a root Cohort with everything under it, or a
+// ClusterQueue without a cohort — is a shard with its own engine, clock and lock, and shards
+// replay in parallel.
+//
+// The components are those of the union, over the whole replay, of every relation that ties two
+// objects together: Cohort → parent Cohort, ClusterQueue → Cohort, LocalQueue → ClusterQueue,
+// Workload → LocalQueue and Workload → ClusterQueue of its admission, as the manifests and every
+// event of the trace state them. So a configuration change that joins two trees mid-trace puts
+// them in one shard from the start (their replay is then exactly the replay of the joined
+// forest), and a split simply leaves one shard with two trees. The planner reads the trace once
+// before the replay for this.
+//
+// The plan knows the Kueue kinds (engine/cluster_spec.h), not where they come from: the replay
+// feeds it the manifests and every event's object (replay/sim/sharded_replay.h), a test or a
+// benchmark can feed it specs directly.
+//
+// Workloads are not nodes of their own (a replay of millions would make the plan as big as the
+// trace): a Workload's LocalQueue and admission ClusterQueue are joined, and so are the queues of
+// every event of the same Workload name (keyed by a 64-bit hash of the name: a collision can only
+// join two shards, never split one). A Workload event goes to the shard of its queue; a DELETED
+// Workload event, which names no queue, goes to every shard and is applied by the one that holds
+// the Workload.
+//
+// Shards are numbered by the smallest "Cohort/name" or "ClusterQueue/name" they contain, so the
+// numbering — and everything merged in shard order — depends only on the input. Objects that
+// reach no Cohort or ClusterQueue (a Workload of a LocalQueue that never exists) go to shard 0,
+// where the replay rejects them as it would without shards. Kinds that belong to no tree
+// (ResourceFlavor, Namespace, WorkloadPriorityClass, AdmissionCheck, FlavorSupply, ResourceClass,
+// Node) go to every shard. Devices are the exception to "trees share nothing": every
+// ClusterQueue that gives quota to a ResourceClass draws on the same nodes, so all of them are in
+// one shard.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/cluster_spec.h"
+
+namespace engine {
+
+class ShardPlan {
+ public:
+  static constexpr int kEveryShard = -1;
+
+  int num_shards() const { return static_cast<int>(labels_.size()); }
+  // A readable name per shard: its smallest "Cohort/x" or "ClusterQueue/x".
+  const std::vector<std::string>& labels() const { return labels_; }
+
+  // The shard a change of the object `kind`/`name` is applied in, or kEveryShard (then it is
+  // applied if any shard applies it, else rejected with shard 0's error). `object` holds the
+  // object as its event states it (one entry in the list of its kind); null for a deletion, which
+  // names an object but not its queue.
+  int Route(std::string_view kind, std::string_view name, const ClusterSpec* object) const;
+  // The part of the manifests shard `shard` holds: its Cohorts, ClusterQueues, LocalQueues and
+  // Workloads, and every object that belongs to no tree.
+  ClusterSpec ManifestsFor(int shard, const ClusterSpec& all) const;
+
+ private:
+  friend class ShardPlanner;
+  int ShardOf(std::string_view kind, std::string_view name) const;
+  int ShardOfWorkload(const WorkloadSpec& w) const;
+
+  std::vector<std::string> labels_;
+  std::unordered_map<std::string, int> shard_of_;  // "<kind>/<name>" → shard
+};
+
+class ShardPlanner {
+ public:
+  void AddManifests(const ClusterSpec& spec);
+  // Every object of the trace's events is added with AddManifests too, rejected ones included
+  // (their names do no harm); a deletion ties nothing and is not added.
+  // `single`: one shard whatever the trees (a model couples them: see docs/replay.md).
+  ShardPlan Build(bool single) const;
+
+ private:
+  uint32_t Node(std::string_view kind, std::string_view name);
+  void Join(uint32_t a, uint32_t b);
+  void Unite(uint32_t a, uint32_t b) const;  // Join's body; const for Build's last joins
+  uint32_t Find(uint32_t x) const;
+  void AddCohort(const CohortSpec& cohort);
+  void AddClusterQueue(const ClusterQueueSpec& cq);
+  void AddLocalQueue(const LocalQueueSpec& lq);
+  void AddWorkload(const WorkloadSpec& w);
+
+  // Devices are shared by every ClusterQueue that gives quota to a resource class (seed 001):
+  // those queues are joined into one shard when the plan is built.
+  void JoinResourceClassUsers() const;
+
+  std::unordered_map<std::string, uint32_t> ids_;
+  std::unordered_map<uint64_t, uint32_t> workload_queue_;  // hash of "ns/name" → queue node
+  std::vector<std::string> keys_;
+  mutable std::vector<uint32_t> parent_;
+  std::unordered_map<std::string, std::vector<uint32_t>> queues_covering_;  // resource → CQ nodes
+  std::set<std::string> resource_classes_;
+};
+
+}  // namespace engine

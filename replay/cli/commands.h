@@ -1,0 +1,37 @@
+// File: replay/cli/commands.h
+//
+// The subcommands of `tally`, one file each (replay/cli/<name>_command.cc). A subcommand's Add
+// function declares its flags and help on the top-level app and returns the Command to run once
+// the command line parsed with it; main.cc adds them in the order `tally --help` lists them,
+// parses, and runs the one given. A command file only parses flags and calls one function of a
+// lower layer (docs/architecture.md).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace replay::cli {
+
+struct Command {
+  CLI::App* app = nullptr;   // the subcommand; app->parsed() says whether it was given
+  std::function<int()> run;  // the exit status
+};
+
+Command AddValidateCommand(CLI::App& app);
+Command AddScheduleCommand(CLI::App& app);
+Command AddExplainCommand(CLI::App& app);
+Command AddGenerateCommand(CLI::App& app);
+Command AddReplayCommand(CLI::App& app);
+Command AddAuditLogCommand(CLI::App& app);
+Command AddDiffCommand(CLI::App& app);
+Command AddGateCommand(CLI::App& app);
+Command AddSweepCommand(CLI::App& app);
+Command AddMergeCommand(CLI::App& app);
+// `tally import` and one Command per source (philly, audit, alibaba-gpu, alibaba-dlrm).
+std::vector<Command> AddImportCommands(CLI::App& app);
+
+}  // namespace replay::cli

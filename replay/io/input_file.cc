@@ -1,0 +1,53 @@
+#include "replay/io/input_file.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+#include <utility>
+
+namespace replay {
+
+engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::string* damage) {
+  // gzread passes a file that is not gzip through unchanged.
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return engine::NotFound(fmt::format(
+        "{}: cannot open: {}", path, std::generic_category().message(errno != 0 ? errno : ENOENT)));
+  }
+  gzbuffer(file, 1 << 20);
+  std::string text;
+  constexpr size_t kChunk = 1 << 20;
+  while (true) {
+    const size_t filled = text.size();
+    text.resize(filled + kChunk);
+    const int n = gzread(file, text.data() + filled, static_cast<unsigned>(kChunk));
+    if (n < 0) {
+      int errnum = 0;
+      std::string message = fmt::format("{}: {}", path, gzerror(file, &errnum));
+      gzclose(file);
+      text.resize(filled);
+      if (damage == nullptr) {
+        return engine::InvalidArgument(message);
+      }
+      *damage = std::move(message);
+      return text;
+    }
+    text.resize(filled + static_cast<size_t>(n));
+    if (n == 0) {
+      break;
+    }
+  }
+  if (gzclose(file) != Z_OK) {
+    std::string message = fmt::format("{}: truncated or corrupt gzip data", path);
+    if (damage == nullptr) {
+      return engine::InvalidArgument(message);
+    }
+    *damage = std::move(message);
+  }
+  return text;
+}
+
+}  // namespace replay

@@ -1,0 +1,21 @@
+// File: replay/io/input_file.h
+//
+// Reading an input file whole, plain or gzip (by its magic bytes, not its name): what the
+// importers, the audit-log generator and `replay --verify` read their inputs with.
+//
+// Thread safety: reentrant; no shared state.
+#pragma once
+
+#include <string>
+
+#include "engine/base/status.h"
+
+namespace replay {
+
+// A whole input file, decompressed when it is gzip. A truncated or corrupt gzip stream is an
+// error, unless `damage` is given: then what could be decompressed is returned and `damage` says
+// what went wrong (audit logs are kept whole as far as they read).
+engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path,
+                                              std::string* damage = nullptr);
+
+}  // namespace replay

@@ -1,0 +1,54 @@
+// File: replay/io/json_writer.h
+//
+// A minimal streaming JSON writer for reports and decision logs: compact output, RFC 8259 string
+// escaping, commas handled by the writer. Callers emit keys in sorted order where the output
+// schema promises it (reports are diffed byte for byte).
+//
+//   JsonWriter w;
+//   w.BeginObject(); w.Key("name"); w.String("team-a"); w.Key("usage"); w.Int(4000); w.EndObject();
+//   std::string out = w.Take();   // {"name":"team-a","usage":4000}
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace replay {
+
+class JsonWriter {
+ public:
+  void BeginObject() { Open('{'); }
+  void EndObject() { Close('}'); }
+  void BeginArray() { Open('['); }
+  void EndArray() { Close(']'); }
+  void Key(std::string_view key);
+  void String(std::string_view value);
+  void Int(int64_t value);
+  void Double(double value);
+  // For reports: rounded to 6 significant digits (so that the last bits of a float sum never
+  // reach the file), null when not finite, never "-0". Locale-independent.
+  void RoundedNumber(double value);
+  void Bool(bool value);
+  void Null();
+
+  const std::string& str() const { return out_; }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Open(char c);
+  void Close(char c);
+  void BeforeValue();
+
+  std::string out_;
+  // One flag per open container: whether it already holds an element.
+  std::vector<bool> has_element_;
+  bool after_key_ = false;
+};
+
+// Appends `s` as a JSON string literal (quotes included, RFC 8259 escaping) to `out`.
+void AppendJsonString(std::string_view s, std::string& out);
+// `s` as a JSON string literal: JsonQuoted("a\"b") == R"("a\"b")".
+std::string JsonQuoted(std::string_view s);
+
+}  // namespace replay

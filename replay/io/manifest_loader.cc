@@ -1,0 +1,450 @@
+#include "replay/io/manifest_loader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <tuple>
+#include <utility>
+
+#include "engine/config_validation.h"
+#include "replay/io/device_fields.h"
+#include "replay/io/flavor_supply_fields.h"
+#include "replay/io/manifest_context.h"
+#include "replay/io/manifest_fields.h"
+#include "replay/io/workload_fields.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace replay {
+namespace {
+
+using internal::Get;
+using internal::LineOf;
+using internal::ObjectContext;
+
+constexpr std::string_view kKueueGroup = "kueue.x-k8s.io";
+constexpr std::string_view kConfigGroup = "config.kueue.x-k8s.io";
+// tally's own replay-model kinds (not Kueue objects).
+constexpr std::string_view kReplayGroup = "replay.tally.dev";
+constexpr std::string_view kTemplateHint =
+    " (the line contains '{{': a Go or Helm template must be rendered before loading)";
+
+using KindParser = bool (*)(const YAML::Node&, ObjectContext&, engine::ClusterSpec&);
+
+struct KindInfo {
+  std::string_view kind;
+  KindParser parser;
+  bool v1alpha1;  // also served as kueue.x-k8s.io/v1alpha1
+};
+
+constexpr KindInfo kKueueKinds[] = {
+    {"ResourceFlavor", &internal::ParseResourceFlavor, false},
+    {"Cohort", &internal::ParseCohort, true},
+    {"ClusterQueue", &internal::ParseClusterQueue, false},
+    {"LocalQueue", &internal::ParseLocalQueue, false},
+    {"WorkloadPriorityClass", &internal::ParsePriorityClass, false},
+    {"Workload", &internal::ParseWorkload, false},
+    {"AdmissionCheck", &internal::ParseAdmissionCheck, false},
+};
+
+// "kueue.x-k8s.io/v1beta2" -> {"kueue.x-k8s.io", "v1beta2"}; "v1" -> {"", "v1"}.
+std::pair<std::string_view, std::string_view> SplitApiVersion(std::string_view api_version) {
+  size_t slash = api_version.find('/');
+  if (slash == std::string_view::npos) {
+    return {"", api_version};
+  }
+  return {api_version.substr(0, slash), api_version.substr(slash + 1)};
+}
+
+// The 1-based line `line` of `text`, or "" when out of range.
+std::string_view LineText(std::string_view text, int line) {
+  size_t start = 0;
+  for (int i = 1; i < line; ++i) {
+    start = text.find('\n', start);
+    if (start == std::string_view::npos) {
+      return "";
+    }
+    ++start;
+  }
+  size_t end = text.find('\n', start);
+  return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
+class Loader {
+ public:
+  explicit Loader(LoadResult& result) : result_(result) {}
+
+  void LoadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      const std::error_code ec(errno, std::generic_category());
+      AddFileError(path, 0, fmt::format("cannot read file: {}", ec.message()));
+      return;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    LoadText(buffer.str(), path);
+  }
+
+  void LoadText(std::string_view text, const std::string& file) {
+    ++result_.files_read;
+    file_order_.emplace(file, file_order_.size());
+    const size_t first_error = result_.errors.size();
+    std::vector<YAML::Node> documents;
+    try {
+      documents = YAML::LoadAll(std::string(text));
+    } catch (const YAML::Exception& e) {
+      const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
+      AddFileError(file, line, fmt::format("not valid YAML: {}", e.msg));
+      AddTemplateHints(text, first_error);
+      return;
+    }
+    for (size_t i = 0; i < documents.size(); ++i) {
+      LoadDocument(documents[i], file, static_cast<int>(i));
+    }
+    AddTemplateHints(text, first_error);
+  }
+
+  // Validates everything loaded and orders the messages by file, document and line.
+  //
+  // A validation issue at or under a field that already has a load error (a list that was a
+  // map, say) is a consequence of that error and is dropped.
+  void Finish() {
+    std::set<std::string> load_error_paths;
+    for (const LoadError& e : result_.errors) {
+      load_error_paths.insert(ErrorKey(e.file, e.document, e.kind, e.name, e.field_path));
+    }
+    internal::CheckWorkloadObjects(result_.spec, lines_, result_.errors, result_.warnings);
+    for (engine::ValidationIssue& issue : engine::ValidateClusterSpec(result_.spec)) {
+      if (UnderLoadError(load_error_paths, issue)) {
+        continue;
+      }
+      LoadError e{issue.source.file,
+                  issue.source.document,
+                  lines_.Find(issue.source, issue.field_path),
+                  std::move(issue.kind),
+                  std::move(issue.name),
+                  std::move(issue.field_path),
+                  std::move(issue.message)};
+      (issue.is_warning ? result_.warnings : result_.errors).push_back(std::move(e));
+    }
+    SortByPosition(result_.errors);
+    SortByPosition(result_.warnings);
+  }
+
+  static std::string ErrorKey(std::string_view file, int document, std::string_view kind,
+                              std::string_view name, std::string_view path) {
+    return fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", file, document, kind, name, path);
+  }
+
+  static bool UnderLoadError(const std::set<std::string>& load_error_paths,
+                             const engine::ValidationIssue& issue) {
+    std::string path = issue.field_path;
+    while (!path.empty()) {
+      if (load_error_paths.count(
+              ErrorKey(issue.source.file, issue.source.document, issue.kind, issue.name, path))
+          != 0) {
+        return true;
+      }
+      const size_t cut = path.find_last_of(".[");
+      path.resize(cut == std::string::npos ? 0 : cut);
+    }
+    return false;
+  }
+
+  void AddFileError(const std::string& file, int line, std::string message) {
+    result_.errors.push_back(LoadError{file, -1, line, "", "", "", std::move(message)});
+  }
+
+ private:
+  void LoadDocument(const YAML::Node& doc, const std::string& file, int index) {
+    ++result_.documents_read;
+    if (!doc.IsDefined() || doc.IsNull()) {
+      ++result_.empty_documents;
+      return;
+    }
+    if (!doc.IsMap()) {
+      result_.errors.push_back(LoadError{
+          file, index, LineOf(doc), "", "", "",
+          fmt::format("expected a Kubernetes object (a map with apiVersion and kind), found {}",
+                      internal::ShapeName(doc))});
+      return;
+    }
+    LoadObject(doc, file, index, "", "", "");
+  }
+
+  // `item_path` is "items[3]" for an object inside a List; typed lists (`ClusterQueueList`) may
+  // leave apiVersion and kind out of their items, which then default to the list's.
+  void LoadObject(const YAML::Node& obj, const std::string& file, int document,
+                  const std::string& item_path, const std::string& default_api_version,
+                  const std::string& default_kind) {
+    const int line = LineOf(obj);
+    std::string api_version = ScalarOr(Get(obj, "apiVersion"), default_api_version);
+    std::string kind = ScalarOr(Get(obj, "kind"), default_kind);
+    if (api_version.empty() && kind == "ResourceClass") {
+      // Seed 001's examples give no apiVersion: they load as written.
+      api_version = fmt::format("{}/v1alpha1", kReplayGroup);
+    }
+    if (api_version.empty() || kind.empty()) {
+      result_.errors.push_back(LoadError{
+          file, document, line, "", "", item_path,
+          fmt::format("not a Kubernetes object: {} (a configuration file of another tool, or "
+                      "a fragment?)",
+                      api_version.empty() && kind.empty() ? "no apiVersion and no kind"
+                      : api_version.empty()               ? "no apiVersion"
+                                                          : "no kind")});
+      return;
+    }
+    YAML::Node items = Get(obj, "items");
+    if (kind == "List" || (kind.ends_with("List") && items.IsDefined())) {
+      LoadList(obj, items, file, document, item_path, api_version, kind);
+      return;
+    }
+    auto [group, version] = SplitApiVersion(api_version);
+    engine::SourceRef source{file, document, line};
+    internal::LoadSink sink{&result_.errors, &result_.warnings, &lines_};
+    if (group == kKueueGroup) {
+      for (const KindInfo& info : kKueueKinds) {
+        if (info.kind != kind) {
+          continue;
+        }
+        if (version != "v1beta1" && version != "v1beta2"
+            && !(info.v1alpha1 && version == "v1alpha1")) {
+          result_.errors.push_back(LoadError{
+              file, document, line, kind, "", "apiVersion",
+              fmt::format("unsupported apiVersion \"{}\" for {} (want {}/v1beta1 or v1beta2{})",
+                          api_version, kind, kKueueGroup, info.v1alpha1 ? " or v1alpha1" : "")});
+          return;
+        }
+        ObjectContext ctx(sink, source, api_version, kind);
+        Parse(info.parser, obj, ctx);
+        return;
+      }
+    } else if (group.empty() && kind == "Namespace") {
+      if (version != "v1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for Namespace (want v1)", api_version)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseNamespace, obj, ctx);
+      return;
+    } else if (group.empty() && kind == "Node") {
+      if (version != "v1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for Node (want v1)", api_version)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseNode, obj, ctx);
+      return;
+    } else if (group == kReplayGroup && kind == "ResourceClass") {
+      if (version != "v1alpha1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for ResourceClass (want {}/v1alpha1, or "
+                        "none as in the seed)",
+                        api_version, kReplayGroup)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseResourceClass, obj, ctx);
+      return;
+    } else if (group == kReplayGroup && kind == "FlavorSupply") {
+      if (version != "v1alpha1") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for FlavorSupply (want {}/v1alpha1)",
+                        api_version, kReplayGroup)});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseFlavorSupply, obj, ctx);
+      return;
+    } else if (group == kConfigGroup && kind == "Configuration") {
+      if (version != "v1beta1" && version != "v1beta2") {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "apiVersion",
+            fmt::format("unsupported apiVersion \"{}\" for Configuration (want {}/v1beta1 or "
+                        "v1beta2)",
+                        api_version, kConfigGroup)});
+        return;
+      }
+      if (result_.spec.configuration.present) {
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", "",
+            fmt::format("Duplicate value: only one Configuration is allowed; one is already "
+                        "defined at {}",
+                        engine::ToString(result_.spec.configuration.source))});
+        return;
+      }
+      ObjectContext ctx(sink, source, api_version, kind);
+      Parse(&internal::ParseConfiguration, obj, ctx);
+      return;
+    }
+    ++result_.skipped_unknown;
+    ++result_.skipped_by_kind[group.empty() ? kind : fmt::format("{}.{}", kind, group)];
+  }
+
+  void LoadList(const YAML::Node& list, const YAML::Node& items, const std::string& file,
+                int document, const std::string& path, const std::string& api_version,
+                const std::string& kind) {
+    const std::string items_path = internal::Child(path, "items");
+    if (!internal::Present(items)) {
+      return;  // an empty list
+    }
+    if (!items.IsSequence()) {
+      result_.errors.push_back(
+          LoadError{file, document, LineOf(items), kind, "", items_path,
+                    fmt::format("expected a list, found {}", internal::ShapeName(items))});
+      return;
+    }
+    // A typed list's items inherit its apiVersion and element kind; a plain List's do not.
+    const bool typed = kind != "List";
+    const std::string item_api_version = typed ? api_version : "";
+    const std::string item_kind = typed ? kind.substr(0, kind.size() - 4) : "";
+    for (size_t i = 0; i < items.size(); ++i) {
+      const YAML::Node item = items[i];
+      const std::string item_path = internal::Index(items_path, i);
+      if (!item.IsDefined() || !item.IsMap()) {
+        result_.errors.push_back(LoadError{
+            file, document, item.IsDefined() ? LineOf(item) : LineOf(list), "", "", item_path,
+            fmt::format("expected a Kubernetes object, found {}", internal::ShapeName(item))});
+        continue;
+      }
+      LoadObject(item, file, document, item_path, item_api_version, item_kind);
+    }
+  }
+
+  // Runs one kind parser; nothing it does may throw out of the loader.
+  void Parse(KindParser parser, const YAML::Node& obj, ObjectContext& ctx) {
+    try {
+      if (parser(obj, ctx, result_.spec)) {
+        ++result_.loaded_by_kind[ctx.kind()];
+      }
+    } catch (const YAML::Exception& e) {
+      ctx.Error(obj, "", fmt::format("internal error while reading the object: {}", e.what()));
+    } catch (const std::exception& e) {
+      ctx.Error(obj, "", fmt::format("internal error while reading the object: {}", e.what()));
+    }
+  }
+
+  static std::string ScalarOr(const YAML::Node& node, const std::string& fallback) {
+    if (node.IsDefined() && node.IsScalar()) {
+      return node.Scalar();
+    }
+    return fallback;
+  }
+
+  // Errors on a line holding "{{" almost always come from an unrendered template.
+  void AddTemplateHints(std::string_view text, size_t first_error) {
+    for (size_t i = first_error; i < result_.errors.size(); ++i) {
+      LoadError& e = result_.errors[i];
+      if (e.line > 0 && LineText(text, e.line).find("{{") != std::string_view::npos) {
+        e.message += kTemplateHint;
+      }
+    }
+  }
+
+  void SortByPosition(std::vector<LoadError>& errors) const {
+    auto order = [this](const LoadError& e) {
+      auto it = file_order_.find(e.file);
+      const size_t file = it == file_order_.end() ? file_order_.size() : it->second;
+      return std::make_tuple(file, e.document, e.line);
+    };
+    std::stable_sort(
+        errors.begin(), errors.end(),
+        [&order](const LoadError& a, const LoadError& b) { return order(a) < order(b); });
+  }
+
+  LoadResult& result_;
+  internal::FieldLines lines_;
+  std::map<std::string, size_t> file_order_;
+};
+
+}  // namespace
+
+std::vector<std::string> ExpandManifestPaths(const std::vector<std::string>& paths,
+                                             std::vector<UnlistedDirectory>& unlisted) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      const std::filesystem::path& p = it->path();
+      if (it->is_regular_file(ec) && (p.extension() == ".yaml" || p.extension() == ".yml")) {
+        found.push_back(p.string());
+      }
+    }
+    if (ec) {
+      unlisted.push_back({path, ec.message()});
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+std::string LoadError::ToString() const {
+  std::string out = file.empty() ? "<input>" : file;
+  if (line > 0) {
+    out += fmt::format(":{}", line);
+  }
+  out += ":";
+  if (document >= 0) {
+    out += fmt::format(" document {}", document);
+  }
+  if (!kind.empty()) {
+    out += " " + kind;
+    if (!name.empty()) {
+      out += "/" + name;
+    }
+  }
+  if (document >= 0 || !kind.empty()) {
+    out += ":";
+  }
+  if (!field_path.empty()) {
+    out += " " + field_path + ":";
+  }
+  out += " " + message;
+  return out;
+}
+
+LoadResult LoadManifestFiles(const std::vector<std::string>& paths) {
+  LoadResult result;
+  Loader loader(result);
+  std::vector<UnlistedDirectory> unlisted;
+  std::vector<std::string> files = ExpandManifestPaths(paths, unlisted);
+  for (const UnlistedDirectory& u : unlisted) {
+    loader.AddFileError(u.path, 0, fmt::format("cannot list directory: {}", u.reason));
+  }
+  for (const std::string& file : files) {
+    loader.LoadFile(file);
+  }
+  loader.Finish();
+  return result;
+}
+
+LoadResult LoadManifestString(std::string_view yaml, std::string_view file_name) {
+  LoadResult result;
+  Loader loader(result);
+  loader.LoadText(yaml, std::string(file_name));
+  loader.Finish();
+  return result;
+}
+
+}  // namespace replay

@@ -1,0 +1,66 @@
+#include "replay/io/parallel_reader.h"
+
+#include <fmt/format.h>
+
+#include "replay/io/parallel_for.h"
+#include "replay/io/time_parse.h"
+
+namespace replay {
+
+ParallelEventReader::ParallelEventReader(tbb::task_arena& arena, size_t batch_lines)
+    : arena_(arena), batch_lines_(std::max<size_t>(batch_lines, 1)) {}
+
+ParallelEventReader::~ParallelEventReader() = default;
+
+engine::Status ParallelEventReader::Open(const std::string& path) {
+  return reader_.Open(path);
+}
+
+bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
+  if (!reader_.ReadBatch(batch_, batch_lines_)) {
+    out.clear();
+    return false;
+  }
+  const size_t n = batch_.lines.size();
+  out.resize(n + (batch_.error ? 1 : 0));
+  timed_.assign(n, 0);
+  const std::string& path = reader_.path();
+  // Each line is parsed on its own: the result depends on the line only, not on the thread.
+  if (parsers_.size() < static_cast<size_t>(arena_.max_concurrency())) {
+    parsers_.resize(static_cast<size_t>(arena_.max_concurrency()));
+  }
+  ParallelFor(arena_, n, 64, [&](size_t slot, size_t i) {
+    const LineBatch::Line& l = batch_.lines[i];
+    ParsedLine& p = out[i];
+    bool timed = false;
+    p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
+                                    path, l.number, p.event, p.error, timed);
+    timed_[i] = timed ? 1 : 0;
+  });
+  // In file order: the time of an event must not go backwards (checked against the last event
+  // accepted, as EventReader::Next does).
+  for (size_t i = 0; i < n; ++i) {
+    ParsedLine& p = out[i];
+    if (timed_[i] != 0 && p.event.time < last_time_) {
+      p.error = EventError{};
+      p.error.reason = EventErrorReason::kTimeBackwards;
+      p.error.field = "time";
+      p.error.message = fmt::format("time goes backwards: {} is before the previous event's {}",
+                                    FormatRfc3339(p.event.time), FormatRfc3339(last_time_));
+      p.result = ReadResult::kError;
+    } else if (p.result == ReadResult::kEvent) {
+      last_time_ = p.event.time;
+    }
+    if (p.result == ReadResult::kError) {
+      p.error.file = path;
+      p.error.line = batch_.lines[i].number;
+    }
+  }
+  if (batch_.error) {
+    out[n].result = ReadResult::kError;
+    out[n].error = std::move(*batch_.error);
+  }
+  return true;
+}
+
+}  // namespace replay

@@ -1,0 +1,43 @@
+// File: replay/io/time_parse.h
+//
+// RFC 3339 timestamps as Kubernetes writes them (metav1.Time, metav1.MicroTime), converted to
+// microseconds since the Unix epoch (the engine's TimeMicros):
+//
+//   ParseRfc3339("2024-03-19T20:49:17Z")              // 1710881357000000
+//   ParseRfc3339("2024-03-19T21:49:17.25+01:00")      // 1710881357250000
+//
+// Accepted: `YYYY-MM-DD` `T` `hh:mm:ss`, optional fraction `.d+` (digits beyond microseconds are
+// truncated), then `Z` or `+hh:mm` / `-hh:mm`. `t` and `z` are accepted as RFC 3339 allows. Fields
+// are range-checked (month 1-12, day within the month with leap years, hour 0-23, minute and
+// second 0-59 — Go's time.Parse, which Kubernetes uses, rejects a leap second 60). Everything
+// else ("2024-03-19 20:49:17Z", a missing offset, a bare date) is an error naming the problem.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/base/status.h"
+
+namespace replay {
+
+engine::StatusOr<int64_t> ParseRfc3339(std::string_view text);
+
+// The inverse, for messages and round trips: "2024-03-19T20:49:17Z", with a 6-digit fraction
+// only when the value has one ("...:17.250000Z").
+std::string FormatRfc3339(int64_t micros);
+
+// A Go duration string (time.ParseDuration) in microseconds: a sequence of decimal numbers with
+// optional fraction and a unit each — "300ms", "1.5h", "2h45m", "10us" (also "µs"), "0". Units:
+// ns (rounded down to microseconds), us, ms, s, m, h. No sign (durations here are never
+// negative); overflow is an error.
+engine::StatusOr<int64_t> ParseGoDuration(std::string_view text);
+
+// Seconds as a number (events' `time` and durations): exact to the microsecond for the decimal
+// text ("1767603601.25"), so that no floating-point rounding reaches the virtual clock.
+engine::StatusOr<int64_t> ParseDecimalSeconds(std::string_view text);
+
+// "1h2m3.5s" style, the inverse of ParseGoDuration for messages and reports ("0s" for 0).
+std::string FormatDuration(int64_t micros);
+
+}  // namespace replay

@@ -1,0 +1,669 @@
+// One concept in one file (about 660 lines, over the ~600 of STYLE.md on purpose): the simdjson
+// On-Demand fast path of a Workload object (replay/io/workload_json.h). Its small helpers are
+// templates and one-line readers called once per field of every event; kept in this translation
+// unit they are inlined into the one parse (the build has no LTO), which a split would stop.
+#include "replay/io/workload_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/k8s_names.h"
+#include "engine/quantity.h"
+#include "replay/io/time_parse.h"
+
+namespace replay {
+namespace {
+
+// Every helper returns false to mean "fall back to the slow path"; nothing here reports errors.
+namespace od = simdjson::ondemand;
+using simdjson::SUCCESS;
+
+constexpr std::string_view kClassLabel = "tally.dev/class";  // as replay/io/workload_fields.cc
+constexpr std::string_view kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
+constexpr std::string_view kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
+constexpr size_t kMaxPodSets = 18;  // replay::internal::kMaxPodSets (yaml-cpp free here)
+
+// True when every byte is printable ASCII and none is a backslash: then a JSON string has no
+// escapes (its bytes in the input are its value) and YAML reads it exactly as JSON does (no
+// line-break folding of U+0085 / U+2028, no escape-set differences).
+bool PlainAscii(std::string_view text) {
+  bool ok = true;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    ok &= (u >= 0x20) & (u < 0x7f) & (u != '\\');
+  }
+  return ok;
+}
+
+// The bytes of a string token without escapes (PlainAscii checked), up to its closing quote.
+std::string_view View(od::raw_json_string raw) {
+  const char* begin = raw.raw();
+  const char* end = begin;
+  while (*end != '"') {
+    ++end;
+  }
+  return {begin, static_cast<size_t>(end - begin)};
+}
+
+// Marks `bit` in `seen`; false when it was already there (a duplicate key).
+bool Once(uint32_t& seen, uint32_t bit) {
+  if ((seen & bit) != 0) {
+    return false;
+  }
+  seen |= bit;
+  return true;
+}
+
+bool String(od::value value, std::string_view& out) {
+  od::raw_json_string raw;
+  if (value.get_raw_json_string().get(raw) != SUCCESS) {
+    return false;  // null, a number, a map...: the slow path decides
+  }
+  out = View(raw);
+  return true;
+}
+
+bool String(od::value value, std::string& out) {
+  std::string_view view;
+  if (!String(value, view)) {
+    return false;
+  }
+  out.assign(view);
+  return true;
+}
+
+// The text YAML reads for a JSON number: the token as written (a plain scalar).
+bool NumberToken(od::value value, std::string_view& out) {
+  od::json_type type;
+  if (value.type().get(type) != SUCCESS || type != od::json_type::number) {
+    return false;
+  }
+  out = value.raw_json_token();
+  while (!out.empty() && out.back() == ' ') {
+    out.remove_suffix(1);
+  }
+  return !out.empty();
+}
+
+// An int32 >= `min`, written as a plain JSON integer (ObjectContext::Int32's rules).
+bool Int32(od::value value, int32_t min, int32_t& out) {
+  std::string_view text;
+  if (!NumberToken(value, text)) {
+    return false;
+  }
+  int64_t parsed = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+  if (ec != std::errc() || ptr != text.data() + text.size() || parsed < min
+      || parsed > std::numeric_limits<int32_t>::max()) {
+    return false;
+  }
+  out = static_cast<int32_t>(parsed);
+  return true;
+}
+
+bool Bool(od::value value, bool& out) {
+  return value.get_bool().get(out) == SUCCESS;
+}
+
+// A quantity written as a JSON string or number (ObjectContext::Decimal).
+bool Decimal(od::value value, engine::DecimalQuantity& out) {
+  od::json_type type;
+  if (value.type().get(type) != SUCCESS) {
+    return false;
+  }
+  std::string_view text;
+  if (type == od::json_type::string) {
+    if (!String(value, text)) {
+      return false;
+    }
+  } else if (!NumberToken(value, text)) {
+    return false;
+  }
+  engine::StatusOr<engine::DecimalQuantity> decimal = engine::ParseDecimalQuantity(text);
+  if (!decimal.ok()) {
+    return false;
+  }
+  out = *decimal;
+  return true;
+}
+
+// Calls f(key, value) for each field of the map `value`; false if it is not a map or f fails.
+template <typename F>
+bool ForEachField(od::value value, F&& f) {
+  od::object object;
+  if (value.get_object().get(object) != SUCCESS) {
+    return false;
+  }
+  for (auto result : object) {
+    od::field field;
+    if (std::move(result).get(field) != SUCCESS) {
+      return false;
+    }
+    if (!f(View(field.key()), field.value())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Calls f(item) for each element of the list `value`.
+template <typename F>
+bool ForEachItem(od::value value, F&& f) {
+  od::array array;
+  if (value.get_array().get(array) != SUCCESS) {
+    return false;
+  }
+  for (auto result : array) {
+    od::value item;
+    if (std::move(result).get(item) != SUCCESS) {
+      return false;
+    }
+    if (!f(item)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A ResourceList: resource name -> quantity, kept sorted; a repeated name falls back.
+bool ResourceList(od::value value, engine::ResourceList& out) {
+  return ForEachField(value, [&](std::string_view name, od::value item) {
+    engine::DecimalQuantity amount;
+    if (name.empty() || !Decimal(item, amount)) {
+      return false;
+    }
+    auto pos =
+        std::lower_bound(out.begin(), out.end(), name,
+                         [](const auto& entry, std::string_view n) { return entry.first < n; });
+    if (pos != out.end() && pos->first == name) {
+      return false;
+    }
+    out.insert(pos, {std::string(name), amount});
+    return true;
+  });
+}
+
+// A map of strings; repeated keys fall back.
+bool StringMap(od::value value, std::map<std::string, std::string>& out) {
+  return ForEachField(value, [&](std::string_view key, od::value item) {
+    std::string_view text;
+    return String(item, text) && out.emplace(std::string(key), std::string(text)).second;
+  });
+}
+
+bool StringList(od::value value, std::vector<std::string>& out) {
+  return ForEachItem(value, [&](od::value item) {
+    std::string_view text;
+    if (!String(item, text)) {
+      return false;
+    }
+    out.emplace_back(text);
+    return true;
+  });
+}
+
+// `resources: {requests, limits, claims}` of a container or of the pod.
+bool Requirements(od::value value, engine::ResourceList& requests, engine::ResourceList& limits) {
+  uint32_t seen = 0;
+  return ForEachField(value, [&](std::string_view key, od::value item) {
+    if (key == "requests") {
+      return Once(seen, 1) && ResourceList(item, requests);
+    }
+    if (key == "limits") {
+      return Once(seen, 2) && ResourceList(item, limits);
+    }
+    if (key == "claims") {
+      return Once(seen, 4);  // not read by the slow path either
+    }
+    return false;
+  });
+}
+
+bool Containers(od::value value, bool init, std::vector<engine::ContainerResources>& out) {
+  return ForEachItem(value, [&](od::value item) {
+    engine::ContainerResources c;
+    uint32_t seen = 0;
+    // A container has many more fields; the slow path reads only these two.
+    bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
+      if (key == "resources") {
+        return Once(seen, 1) && Requirements(field, c.requests, c.limits);
+      }
+      if (init && key == "restartPolicy") {
+        std::string_view policy;
+        if (!Once(seen, 2) || !String(field, policy) || policy != "Always") {
+          return false;  // anything but Always is an error for an init container
+        }
+        c.restartable_sidecar = true;
+      }
+      return true;
+    });
+    if (!ok || engine::Find(c.requests, "pods") != nullptr) {
+      return false;  // `pods` is reserved for Kueue
+    }
+    out.push_back(std::move(c));
+    return true;
+  });
+}
+
+bool MatchExpression(od::value value, engine::NodeSelectorRequirement& req) {
+  uint32_t seen = 0;
+  bool ok = ForEachField(value, [&](std::string_view key, od::value item) {
+    if (key == "key") {
+      return Once(seen, 1) && String(item, req.key) && !req.key.empty();
+    }
+    if (key == "operator") {
+      std::string_view op;
+      if (!Once(seen, 2) || !String(item, op)
+          || (op != "In" && op != "NotIn" && op != "Exists" && op != "DoesNotExist" && op != "Gt"
+              && op != "Lt")) {
+        return false;
+      }
+      req.op.assign(op);
+      return true;
+    }
+    if (key == "values") {
+      return Once(seen, 4) && StringList(item, req.values);
+    }
+    return false;
+  });
+  return ok && (seen & 3) == 3;  // key and operator are required
+}
+
+// affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.
+bool Affinity(od::value value, std::vector<engine::NodeSelectorTerm>& terms) {
+  auto terms_list = [&](od::value list) {
+    return ForEachItem(list, [&](od::value item) {
+      engine::NodeSelectorTerm term;
+      uint32_t seen = 0;
+      bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
+        if (key == "matchExpressions") {
+          return Once(seen, 1) && ForEachItem(field, [&](od::value expr) {
+                   engine::NodeSelectorRequirement req;
+                   if (!MatchExpression(expr, req)) {
+                     return false;
+                   }
+                   term.match_expressions.push_back(std::move(req));
+                   return true;
+                 });
+        }
+        return key == "matchFields" && Once(seen, 2);  // not read by the slow path
+      });
+      terms.push_back(std::move(term));
+      return ok;
+    });
+  };
+  auto required = [&](od::value node) {
+    uint32_t seen = 0;
+    return ForEachField(node, [&](std::string_view key, od::value field) {
+      return key == "nodeSelectorTerms" && Once(seen, 1) && terms_list(field);
+    });
+  };
+  auto node_affinity = [&](od::value node) {
+    uint32_t seen = 0;
+    return ForEachField(node, [&](std::string_view key, od::value field) {
+      if (key == "requiredDuringSchedulingIgnoredDuringExecution") {
+        return Once(seen, 1) && required(field);
+      }
+      return key == "preferredDuringSchedulingIgnoredDuringExecution" && Once(seen, 2);
+    });
+  };
+  uint32_t seen = 0;
+  return ForEachField(value, [&](std::string_view key, od::value field) {
+    if (key == "nodeAffinity") {
+      return Once(seen, 1) && node_affinity(field);
+    }
+    if (key == "podAffinity") {
+      return Once(seen, 2);
+    }
+    return key == "podAntiAffinity" && Once(seen, 4);
+  });
+}
+
+bool Tolerations(od::value value, std::vector<engine::Toleration>& out) {
+  return ForEachItem(value, [&](od::value item) {
+    engine::Toleration t;
+    uint32_t seen = 0;
+    bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
+      if (key == "key") {
+        return Once(seen, 1) && String(field, t.key);
+      }
+      if (key == "operator") {
+        return Once(seen, 2) && String(field, t.op);
+      }
+      if (key == "value") {
+        return Once(seen, 4) && String(field, t.value);
+      }
+      if (key == "effect") {
+        return Once(seen, 8) && String(field, t.effect);
+      }
+      return key == "tolerationSeconds" && Once(seen, 16);  // not read by the slow path
+    });
+    if (!ok || (t.op != "Equal" && t.op != "Exists")
+        || (!t.effect.empty() && t.effect != "NoSchedule" && t.effect != "PreferNoSchedule"
+            && t.effect != "NoExecute")) {
+      return false;
+    }
+    out.push_back(std::move(t));
+    return true;
+  });
+}
+
+// template.spec: only the fields that matter to admission are read; the others are skipped, as
+// the slow path does (it does not check a pod spec's keys).
+bool PodSpec(od::value value, engine::PodSetSpec& ps) {
+  uint32_t seen = 0;
+  engine::PodResources& res = ps.resources;
+  bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
+    if (key == "containers") {
+      return Once(seen, 1) && Containers(field, /*init=*/false, res.containers);
+    }
+    if (key == "initContainers") {
+      return Once(seen, 2) && Containers(field, /*init=*/true, res.init_containers);
+    }
+    if (key == "overhead") {
+      return Once(seen, 4) && ResourceList(field, res.overhead);
+    }
+    if (key == "resources") {
+      return Once(seen, 8) && Requirements(field, res.pod_requests, res.pod_limits);
+    }
+    if (key == "nodeSelector") {
+      return Once(seen, 16) && StringMap(field, ps.node_selector);
+    }
+    if (key == "affinity") {
+      return Once(seen, 32) && Affinity(field, ps.required_affinity);
+    }
+    if (key == "tolerations") {
+      return Once(seen, 64) && Tolerations(field, ps.tolerations);
+    }
+    if (key == "priorityClassName") {
+      return Once(seen, 128) && String(field, ps.priority_class_name);
+    }
+    return true;
+  });
+  return ok && (seen & 1) != 0;  // containers are required
+}
+
+bool PodSet(od::value value, engine::PodSetSpec& ps) {
+  uint32_t seen = 0;
+  bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
+    if (key == "name") {
+      return Once(seen, 1) && String(field, ps.name) && engine::IsDns1123Label(ps.name);
+    }
+    if (key == "count") {
+      return Once(seen, 2) && Int32(field, 0, ps.count);
+    }
+    if (key == "minCount") {
+      int32_t min_count = 0;
+      if (!Once(seen, 4) || !Int32(field, 1, min_count)) {
+        return false;
+      }
+      ps.min_count = min_count;
+      return true;
+    }
+    if (key == "template") {
+      uint32_t template_seen = 0;
+      return Once(seen, 8)
+             && ForEachField(field,
+                             [&](std::string_view k, od::value v) {
+                               if (k == "spec") {
+                                 return Once(template_seen, 1) && PodSpec(v, ps);
+                               }
+                               return k == "metadata"
+                                      && Once(template_seen, 2);  // not read by the slow path
+                             })
+             && (template_seen & 1) != 0;
+    }
+    return key == "topologyRequest" && Once(seen, 16);  // not read by the slow path
+  });
+  return ok && (seen & 8) != 0 && (!ps.min_count.has_value() || *ps.min_count <= ps.count);
+}
+
+bool PodSets(od::value value, std::vector<engine::PodSetSpec>& out) {
+  size_t with_min_count = 0;
+  bool ok = ForEachItem(value, [&](od::value item) {
+    if (out.size() == kMaxPodSets) {
+      return false;
+    }
+    engine::PodSetSpec& ps = out.emplace_back();
+    if (!PodSet(item, ps)) {
+      return false;
+    }
+    with_min_count += ps.min_count.has_value() ? 1 : 0;
+    for (size_t i = 0; i + 1 < out.size(); ++i) {
+      if (out[i].name == ps.name) {
+        return false;
+      }
+    }
+    return true;
+  });
+  return ok && !out.empty() && with_min_count <= 1;
+}
+
+// The priority-class fields as written; resolved once apiVersion is known (keys come in any
+// order). Views point into the input.
+struct PriorityFields {
+  bool has_ref = false;
+  std::string_view group;
+  std::string_view kind;
+  std::string_view name;
+  bool has_class_name = false;
+  std::string_view class_name;
+  bool has_source = false;
+  std::string_view source;
+};
+
+bool PriorityClassRef(od::value value, PriorityFields& pf) {
+  uint32_t seen = 0;
+  bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
+    if (key == "group") {
+      return Once(seen, 1) && String(field, pf.group);
+    }
+    if (key == "kind") {
+      return Once(seen, 2) && String(field, pf.kind);
+    }
+    if (key == "name") {
+      return Once(seen, 4) && String(field, pf.name);
+    }
+    return false;
+  });
+  return ok && seen == 7;
+}
+
+bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf) {
+  uint32_t seen = 0;
+  return ForEachField(value, [&](std::string_view key, od::value field) {
+    if (key == "podSets") {
+      return Once(seen, 1) && PodSets(field, wl.pod_sets);
+    }
+    if (key == "queueName") {
+      return Once(seen, 2) && String(field, wl.queue_name)
+             && (wl.queue_name.empty() || engine::IsDns1123Subdomain(wl.queue_name));
+    }
+    if (key == "priority") {
+      int32_t priority = 0;
+      if (!Once(seen, 4) || !Int32(field, std::numeric_limits<int32_t>::min(), priority)) {
+        return false;
+      }
+      wl.priority = priority;
+      return true;
+    }
+    if (key == "active") {
+      return Once(seen, 8) && Bool(field, wl.active);
+    }
+    if (key == "maximumExecutionTimeSeconds") {
+      int32_t seconds = 0;
+      if (!Once(seen, 16) || !Int32(field, 1, seconds)) {
+        return false;
+      }
+      wl.maximum_execution_time_seconds = seconds;
+      return true;
+    }
+    if (key == "priorityClassRef") {
+      pf.has_ref = true;
+      return Once(seen, 32) && PriorityClassRef(field, pf);
+    }
+    if (key == "priorityClassName") {
+      pf.has_class_name = true;
+      return Once(seen, 64) && String(field, pf.class_name);
+    }
+    if (key == "priorityClassSource") {
+      pf.has_source = true;
+      return Once(seen, 128) && String(field, pf.source);
+    }
+    return false;
+  });
+}
+
+// ParsePriorityClassReference of replay/io/workload_fields.cc, minus the error cases.
+bool ResolvePriorityClass(const PriorityFields& pf, bool v1beta1, engine::WorkloadSpec& wl) {
+  if (v1beta1) {
+    if (pf.has_ref) {
+      return false;
+    }
+    if (pf.has_source && pf.source != kWorkloadPriorityClassSource
+        && pf.source != kPodPriorityClassSource && !pf.source.empty()) {
+      return false;
+    }
+    if (!pf.class_name.empty()) {
+      if (!engine::IsDns1123Subdomain(pf.class_name)) {
+        return false;
+      }
+      wl.priority_class_name.assign(pf.class_name);
+      wl.priority_class_kind =
+          pf.source == kWorkloadPriorityClassSource ? "WorkloadPriorityClass" : "PriorityClass";
+    }
+  } else {
+    if (pf.has_class_name || pf.has_source) {
+      return false;
+    }
+    if (pf.has_ref) {
+      const bool kueue = pf.group == "kueue.x-k8s.io" && pf.kind == "WorkloadPriorityClass";
+      const bool pod = pf.group == "scheduling.k8s.io" && pf.kind == "PriorityClass";
+      if ((!kueue && !pod) || pf.name.empty() || !engine::IsDns1123Subdomain(pf.name)) {
+        return false;
+      }
+      wl.priority_class_name.assign(pf.name);
+      wl.priority_class_kind.assign(pf.kind);
+    }
+  }
+  // Either spelling requires spec.priority.
+  return wl.priority_class_name.empty() || wl.priority.has_value();
+}
+
+bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
+  uint32_t seen = 0;
+  bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
+    if (key == "name") {
+      return Once(seen, 1) && String(field, wl.name);
+    }
+    if (key == "namespace") {
+      has_namespace = true;
+      return Once(seen, 2) && String(field, wl.name_space);
+    }
+    if (key == "uid") {
+      return Once(seen, 4) && String(field, wl.uid);
+    }
+    if (key == "creationTimestamp") {
+      std::string_view text;
+      if (!Once(seen, 8) || !String(field, text)) {
+        return false;
+      }
+      engine::StatusOr<int64_t> t = ParseRfc3339(text);
+      if (!t.ok()) {
+        return false;
+      }
+      wl.creation_time = *t;
+      return true;
+    }
+    if (key == "labels") {
+      bool class_seen = false;
+      return Once(seen, 16) && ForEachField(field, [&](std::string_view k, od::value v) {
+               std::string_view text;
+               if (!String(v, text)) {
+                 return false;
+               }
+               if (k == kClassLabel) {
+                 if (class_seen) {
+                   return false;
+                 }
+                 class_seen = true;
+                 wl.workload_class.assign(text);
+               }
+               return true;
+             });
+    }
+    return true;  // the slow path reads no other metadata
+  });
+  return ok && !wl.name.empty();
+}
+
+}  // namespace
+
+FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
+                                simdjson::padded_string_view object_json,
+                                std::string_view file_name, engine::WorkloadSpec& out) {
+  out = engine::WorkloadSpec{};
+  if (!PlainAscii(object_json)) {
+    return FastParse::kFallback;
+  }
+  od::document doc;
+  od::object root;
+  if (parser.iterate(object_json).get(doc) != SUCCESS || doc.get_object().get(root) != SUCCESS) {
+    return FastParse::kFallback;
+  }
+  uint32_t seen = 0;
+  bool v1beta1 = false;
+  bool has_namespace = false;
+  PriorityFields pf;
+  for (auto result : root) {
+    od::field field;
+    if (std::move(result).get(field) != SUCCESS) {
+      return FastParse::kFallback;
+    }
+    const std::string_view key = View(field.key());
+    od::value value = field.value();
+    bool ok = false;
+    if (key == "apiVersion") {
+      std::string_view api_version;
+      ok = Once(seen, 1) && String(value, api_version)
+           && (api_version == "kueue.x-k8s.io/v1beta2" || api_version == "kueue.x-k8s.io/v1beta1");
+      v1beta1 = api_version == "kueue.x-k8s.io/v1beta1";
+    } else if (key == "kind") {
+      std::string_view kind;
+      ok = Once(seen, 2) && String(value, kind) && kind == "Workload";
+    } else if (key == "metadata") {
+      ok = Once(seen, 4) && Metadata(value, out, has_namespace);
+    } else if (key == "spec") {
+      ok = Once(seen, 8) && Spec(value, out, pf);
+    }
+    // `status` and unknown keys fall back.
+    if (!ok) {
+      return FastParse::kFallback;
+    }
+  }
+  const char* trailing = nullptr;
+  if (doc.current_location().get(trailing) == SUCCESS) {
+    return FastParse::kFallback;  // content after the object (the caller passes just one)
+  }
+  if (seen != 15 || out.pod_sets.empty() || !ResolvePriorityClass(pf, v1beta1, out)) {
+    return FastParse::kFallback;
+  }
+  if (!has_namespace) {
+    out.name_space = "default";
+  }
+  if (!engine::IsDns1123Subdomain(out.name) || !engine::IsDns1123Label(out.name_space)) {
+    return FastParse::kFallback;
+  }
+  if (out.uid.empty()) {
+    out.uid = out.name_space + "/" + out.name;
+  }
+  out.source = engine::SourceRef{std::string(file_name), 0, 1};
+  return FastParse::kParsed;
+}
+
+}  // namespace replay

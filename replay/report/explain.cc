@@ -1,0 +1,297 @@
+#include "replay/report/explain.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "engine/quota_advisor.h"
+#include "replay/io/json_writer.h"
+#include "replay/io/time_parse.h"
+#include "replay/sim/cluster_state.h"
+#include "replay/sim/decision_output.h"
+#include "replay/sim/fallback_output.h"
+
+namespace replay {
+namespace {
+
+using engine::Cluster;
+
+std::string Amount(const Cluster& c, engine::ResourceId r, engine::Quantity q) {
+  return engine::FormatQuantity(q, engine::IsMilliResource(c.Name(r)));
+}
+
+std::string Status(const engine::Workload& w) {
+  if (w.quota_reserved) {
+    return "QuotaReserved";
+  }
+  if (!w.spec->active) {
+    return "Inactive";
+  }
+  return "Pending";
+}
+
+void WriteAmounts(const Cluster& c, const std::vector<engine::ResourceAmount>& list,
+                  JsonWriter& out) {
+  std::map<std::string, int64_t> sorted;
+  for (const engine::ResourceAmount& a : list) {
+    sorted[c.Name(a.resource)] = a.amount.value();
+  }
+  out.BeginObject();
+  for (const auto& [name, v] : sorted) {
+    out.Key(name);
+    out.Int(v);
+  }
+  out.EndObject();
+}
+
+void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::CycleEntry& e,
+               const std::optional<engine::QuotaSuggestion>& suggestion, JsonWriter& out) {
+  const Cluster& c = *s.cluster;
+  const engine::Assignment& a = e.assignment;
+  out.BeginObject();
+  out.Key("assignment");
+  out.BeginObject();
+  out.Key("borrowing");
+  out.Int(a.borrowing);
+  out.Key("message");
+  out.String(e.message);
+  out.Key("mode");
+  out.String(engine::ToString(a.Mode()));
+  out.Key("podSets");
+  out.BeginArray();
+  for (const engine::PodSetAssignment& ps : a.pod_sets) {
+    out.BeginObject();
+    out.Key("attempts");
+    out.BeginArray();
+    for (const engine::FlavorAttempt& at : ps.attempts) {
+      out.BeginObject();
+      out.Key("borrowingLevel");
+      out.Int(at.borrow);
+      out.Key("flavor");
+      out.String(c.Name(at.flavor));
+      out.Key("index");
+      out.Int(at.index);
+      out.Key("mode");
+      out.String(engine::ToString(at.mode));
+      out.Key("reasons");
+      out.BeginArray();
+      for (const std::string& r : at.reasons) {
+        out.String(r);
+      }
+      out.EndArray();
+      out.EndObject();
+    }
+    out.EndArray();
+    out.Key("count");
+    out.Int(ps.count);
+    out.Key("flavors");
+    out.BeginArray();
+    for (const engine::FlavorChoice& f : ps.flavors) {
+      out.BeginObject();
+      out.Key("borrowingLevel");
+      out.Int(f.borrow);
+      out.Key("borrows");
+      out.Bool(f.borrow > 0);
+      out.Key("flavor");
+      out.String(c.Name(f.flavor));
+      out.Key("granularMode");
+      out.String(engine::ToString(f.granular));
+      out.Key("lastTriedFlavorIdx");
+      out.Int(f.tried_index);
+      out.Key("mode");
+      out.String(engine::ToString(f.mode));
+      out.Key("request");
+      out.Int(f.amount.value());
+      out.Key("resource");
+      out.String(c.Name(f.resource));
+      out.EndObject();
+    }
+    out.EndArray();
+    out.Key("mode");
+    out.String(engine::ToString(ps.Mode()));
+    out.Key("name");
+    out.String(ps.name);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Key("partial");
+  out.Bool(e.partial);
+  out.EndObject();
+  out.Key("clusterQueue");
+  out.String(engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "");
+  if (!w.fallback.empty()) {
+    out.Key("flavorAssignmentHistory");
+    WriteFlavorHistoryJson(c, w.fallback, out);
+  }
+  out.Key("localQueue");
+  out.String(w.local_queue);
+  out.Key("now");
+  out.String(FormatRfc3339(s.now));
+  out.Key("priority");
+  out.Int(w.priority);
+  out.Key("requests");
+  out.BeginArray();
+  for (const engine::PodSetRequest& ps : w.pod_sets) {
+    out.BeginObject();
+    out.Key("count");
+    out.Int(ps.count);
+    out.Key("name");
+    out.String(ps.name);
+    out.Key("perPod");
+    WriteAmounts(c, ps.per_pod, out);
+    out.Key("total");
+    WriteAmounts(c, ps.total, out);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Key("status");
+  out.String(Status(w));
+  out.Key("suggestion");
+  if (suggestion) {
+    engine::FlavorResource key = c.SlotKey(suggestion->slot);
+    out.BeginObject();
+    out.Key("flavor");
+    out.String(c.Name(key.flavor));
+    out.Key("from");
+    out.Int(suggestion->current.value());
+    out.Key("kind");
+    out.String(c.IsClusterQueueNode(suggestion->node) ? "ClusterQueue" : "Cohort");
+    out.Key("message");
+    out.String(suggestion->message);
+    out.Key("name");
+    out.String(c.NodeName(suggestion->node));
+    out.Key("resource");
+    out.String(c.Name(key.resource));
+    out.Key("to");
+    out.Int(suggestion->proposed.value());
+    out.EndObject();
+  } else {
+    out.Null();
+  }
+  out.Key("victims");
+  out.BeginArray();
+  for (const engine::PreemptionTarget& t : e.targets) {
+    const engine::Workload& v = s.store->Get(t.workload);
+    out.BeginObject();
+    out.Key("clusterQueue");
+    out.String(c.Name(v.cluster_queue));
+    out.Key("priority");
+    out.Int(v.priority);
+    out.Key("reason");
+    out.String(engine::ToString(t.reason));
+    out.Key("workload");
+    out.String(v.key);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Key("workload");
+  out.String(w.key);
+  out.EndObject();
+}
+
+std::string FormatText(const ClusterState& s, const engine::Workload& w,
+                       const engine::CycleEntry& e,
+                       const std::optional<engine::QuotaSuggestion>& suggestion) {
+  const Cluster& c = *s.cluster;
+  const engine::Assignment& a = e.assignment;
+  std::string out = fmt::format(
+      "Workload {} ({}), priority {}, LocalQueue {} -> ClusterQueue {}, at {}\n", w.key, Status(w),
+      w.priority, w.local_queue,
+      engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "<none>", FormatRfc3339(s.now));
+  out += "\nEffective requests (after exclusions and transformations):\n";
+  for (const engine::PodSetRequest& ps : w.pod_sets) {
+    out += fmt::format("  pod set {} x{}:", ps.name, ps.count);
+    for (const engine::ResourceAmount& r : ps.per_pod) {
+      out += fmt::format(" {}={} (total {})", c.Name(r.resource), Amount(c, r.resource, r.amount),
+                         Amount(c, r.resource, engine::MultiplySaturating(r.amount, ps.count)));
+    }
+    out += "\n";
+  }
+  if (!w.fallback.empty()) {
+    out += "\nFlavor assignment history (seed 002 fallbacks):\n";
+    for (const engine::FlavorHistoryEntry& h : w.fallback.entries) {
+      out += fmt::format(
+          "  {}: last assigned {}, {} used{}\n", c.Name(h.flavor),
+          h.assignment_time ? FormatRfc3339(*h.assignment_time) : std::string("never"),
+          FormatDuration(h.used),
+          h.failed ? fmt::format(", failed ({}): not assigned again", engine::ToString(h.failed_by))
+                   : "");
+    }
+  }
+  out += fmt::format("\nFlavor assignment now: {}, borrowing level {}{}\n",
+                     engine::ToString(a.Mode()), a.borrowing, e.partial ? " (partial)" : "");
+  for (const engine::PodSetAssignment& ps : a.pod_sets) {
+    out += fmt::format("  pod set {} ({}):\n", ps.name, engine::ToString(ps.Mode()));
+    for (const engine::FlavorChoice& f : ps.flavors) {
+      out +=
+          fmt::format("    {} -> {}: {} ({}), {}, last tried flavor index {}\n", c.Name(f.resource),
+                      c.Name(f.flavor), engine::ToString(f.mode), engine::ToString(f.granular),
+                      f.borrow > 0 ? fmt::format("borrows (level {})", f.borrow) : "no borrowing",
+                      f.tried_index);
+    }
+    for (const engine::FlavorAttempt& at : ps.attempts) {
+      out += fmt::format(
+          "    considered flavor #{} {}: {}{}{}\n", at.index, c.Name(at.flavor),
+          engine::ToString(at.mode),
+          at.borrow > 0 ? fmt::format(", borrowing level {}", at.borrow) : "",
+          at.reasons.empty() ? "" : " — " + fmt::format("{}", fmt::join(at.reasons, "; ")));
+    }
+  }
+  if (!e.message.empty()) {
+    out += "  message: " + e.message + "\n";
+  }
+  if (!e.targets.empty()) {
+    out += "\nPreemption would evict:\n";
+    for (const engine::PreemptionTarget& t : e.targets) {
+      const engine::Workload& v = s.store->Get(t.workload);
+      out += fmt::format("  {} in {} (priority {}, {})\n", v.key, c.Name(v.cluster_queue),
+                         v.priority, engine::ToString(t.reason));
+    }
+  }
+  out += "\nWhat would admit it: ";
+  out += suggestion ? suggestion->message + "\n"
+                    : (a.Mode() == engine::AssignmentMode::kFit
+                           ? std::string("nothing needed: it fits now\n")
+                           : std::string("no single nominalQuota change found\n"));
+  return out;
+}
+
+}  // namespace
+
+int RunExplain(const ExplainOptions& options) {
+  ClusterState state;
+  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset, state);
+      status != 0) {
+    return status;
+  }
+  std::optional<engine::WorkloadId> id = state.store->Find(options.workload);
+  if (!id) {
+    std::fprintf(stderr, "error: no Workload %s in the input (want NAMESPACE/NAME)\n",
+                 options.workload.c_str());
+    return 1;
+  }
+  const engine::Workload& w = state.store->Get(*id);
+  if (!engine::IsValid(w.cluster_queue)) {
+    std::fprintf(stderr,
+                 "error: Workload %s: LocalQueue \"%s\" in namespace %s does not lead to an "
+                 "existing ClusterQueue\n",
+                 w.key.c_str(), w.local_queue.c_str(), w.spec->name_space.c_str());
+    return 1;
+  }
+  engine::CycleEntry entry = state.scheduler->Evaluate(*id, state.now);
+  std::optional<engine::QuotaSuggestion> suggestion;
+  if (!w.quota_reserved && entry.assignment.Mode() != engine::AssignmentMode::kFit) {
+    suggestion = engine::SuggestQuotaChange(*state.cluster, *state.store, *id, entry.assignment);
+  }
+  if (options.output == "json") {
+    JsonWriter out;
+    WriteJson(state, w, entry, suggestion, out);
+    std::fputs(out.str().c_str(), stdout);
+    std::fputc('\n', stdout);
+  } else {
+    std::fputs(FormatText(state, w, entry, suggestion).c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace replay

@@ -1,0 +1,24 @@
+// File: replay/report/explain.h
+//
+// `tally explain FILE... NAMESPACE/NAME [-o text|json]`: why a workload is not admitted — its
+// effective (transformed) requests, the flavor assignment the engine computes for it now, the
+// victims a preemption would need, and one quota change that would admit it. docs/explain.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace replay {
+
+struct ExplainOptions {
+  std::vector<std::string> files;
+  std::string workload;  // namespace/name
+  std::optional<std::string> now;
+  std::string output = "text";
+  bool kueue_scan_reset = false;
+};
+
+int RunExplain(const ExplainOptions& options);
+
+}  // namespace replay

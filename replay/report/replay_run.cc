@@ -1,0 +1,136 @@
+#include "replay/report/replay_run.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "replay/io/text_file.h"
+#include "replay/io/time_parse.h"
+#include "replay/report/report_writers.h"
+#include "replay/sim/admission_verify.h"
+#include "replay/sim/cluster_state.h"
+#include "replay/sim/decision_output.h"
+#include "replay/sim/simulator.h"
+
+namespace replay {
+namespace {
+
+bool ParseDurationFlag(const char* flag, const std::string& text, int64_t& out) {
+  engine::StatusOr<int64_t> d = ParseGoDuration(text);
+  if (!d.ok()) {
+    std::fprintf(stderr, "error: %s: %s\n", flag, d.status().message().c_str());
+    return false;
+  }
+  out = *d;
+  return true;
+}
+
+}  // namespace
+
+int RunReplay(const ReplayOptions& options) {
+  SimulatorOptions sim;
+  sim.strict = options.strict;
+  sim.timings = !options.no_timings;
+  sim.progress = options.progress && isatty(fileno(stderr)) != 0;
+  if (!ParseDurationFlag("--pods-ready-delay", options.pods_ready_delay, sim.pods_ready_delay)
+      || !ParseDurationFlag("--admission-check-delay", options.admission_check_delay,
+                            sim.admission_check_delay)) {
+    return 2;
+  }
+  if (options.control_plane) {
+    ControlPlaneModel& cp = sim.control_plane;
+    cp.enabled = true;
+    cp.max_admissions_per_second = options.max_admissions_per_second;
+    if (!ParseDurationFlag("--admit-to-running", options.admit_to_running, cp.admit_to_running)
+        || !ParseDurationFlag("--finish-to-release", options.finish_to_release,
+                              cp.finish_to_release)
+        || !ParseDurationFlag("--cycle-duration", options.cycle_duration, cp.cycle_duration)) {
+      return 2;
+    }
+  }
+  if (options.until) {
+    engine::StatusOr<int64_t> t = ParseRfc3339(*options.until);
+    if (!t.ok()) {
+      std::fprintf(stderr, "error: --until: %s\n", t.status().message().c_str());
+      return 2;
+    }
+    sim.until = *t;
+  }
+  ClusterStateOptions state_options;
+  state_options.files = options.manifests;
+  state_options.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
+  state_options.scheduler = ReplaySchedulerOptions(state_options.scheduler);
+  sim.scheduler = state_options.scheduler;
+  sim.threads = options.threads;
+  sim.parallel_nomination_min_heads = options.parallel_nomination_min_heads;
+  // The whole configuration is built once to check it (and the manifests' Workloads) as
+  // `tally validate` would; the replay then builds one engine per shard from the manifests.
+  ClusterState state = BuildClusterState(state_options);
+  if (!state.ok()) {
+    PrintLoadErrors(state);
+    return 1;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.out, ec);
+  if (ec) {
+    std::fprintf(stderr, "error: cannot create %s: %s\n", options.out.c_str(),
+                 ec.message().c_str());
+    return 1;
+  }
+  std::filesystem::path out(options.out);
+  std::FILE* decisions = std::fopen((out / "decisions.jsonl").c_str(), "wb");
+  if (decisions == nullptr) {
+    std::fprintf(stderr, "error: cannot write %s\n", (out / "decisions.jsonl").c_str());
+    return 1;
+  }
+  ReplayReport report;
+  report.manifest_files = options.manifests;
+  bool completed = false;
+  {
+    DecisionLog log(decisions);
+    Simulator simulator(state.load, sim, &log);
+    engine::StatusOr<bool> run = simulator.Run(options.events, report);
+    if (!run.ok()) {
+      std::fclose(decisions);
+      std::fprintf(stderr, "error: %s\n", run.status().message().c_str());
+      return 1;
+    }
+    completed = *run;
+  }
+  std::fclose(decisions);
+  bool written = WriteTextFile(out / "report.json", FormatReportJson(report))
+                 && WriteTextFile(out / "report.html", FormatReportHtml(report))
+                 && WriteTextFile(out / "metrics.prom", FormatPrometheus(report));
+  if (!options.quiet) {
+    std::fputs(FormatSummaryText(report).c_str(), stdout);
+    std::fprintf(stderr, "wrote %s/{decisions.jsonl,report.json,report.html,metrics.prom}\n",
+                 options.out.c_str());
+  }
+  if (!completed) {
+    std::fprintf(stderr, "error: stopped at the first rejected event (--strict): %s\n",
+                 report.errors.empty() ? "?" : report.errors.back().c_str());
+    return 1;
+  }
+  if (!written) {
+    return 1;
+  }
+  if (!options.verify.empty()) {
+    engine::StatusOr<AdmissionVerification> v =
+        VerifyAdmissions(options.verify, (out / "decisions.jsonl").string());
+    if (!v.ok()) {
+      std::fprintf(stderr, "error: --verify: %s\n", v.status().message().c_str());
+      return 1;
+    }
+    const std::string text = FormatVerification(*v);
+    if (!WriteTextFile(out / "verify.txt", text)) {
+      return 1;
+    }
+    std::fputs(text.c_str(), stdout);
+    return v->differences.empty() ? 0 : 1;
+  }
+  return 0;
+}
+
+}  // namespace replay

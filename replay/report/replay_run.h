@@ -1,0 +1,45 @@
+// File: replay/report/replay_run.h
+//
+// `tally replay --manifests FILE... --events FILE [--out DIR] [--strict] [--until T] ...`:
+// replays a trace (docs/events.md) against the configuration of the manifests on a virtual clock
+// (replay/sim/simulator.h) and writes DIR/decisions.jsonl, DIR/report.json, DIR/report.html and
+// DIR/metrics.prom, and the summary table on stdout. docs/replay.md documents the flags and
+// docs/report.md the outputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/scheduler.h"
+
+namespace replay {
+
+struct ReplayOptions {
+  std::vector<std::string> manifests;
+  std::string events;
+  std::string out = "tally-report";
+  bool strict = false;
+  std::optional<std::string> until;  // RFC 3339
+  bool kueue_scan_reset = false;
+  bool no_timings = false;
+  bool quiet = false;    // no summary on stdout
+  bool progress = true;  // a progress bar when stderr is a terminal
+  int threads = 0;       // 0 = one per core; the output does not depend on it
+  size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;  // 0 = never
+  // Models (Go durations).
+  std::string pods_ready_delay = "0s";
+  std::string admission_check_delay = "0s";
+  bool control_plane = false;
+  std::string admit_to_running = "1s";
+  std::string finish_to_release = "1s";
+  std::string cycle_duration = "10ms";
+  double max_admissions_per_second = 0;
+  // The admissions an imported audit log recorded (admissions.jsonl): compared with the
+  // decisions, differences listed in DIR/verify.txt, exit status 1 when there are any.
+  std::string verify;
+};
+
+int RunReplay(const ReplayOptions& options);
+
+}  // namespace replay

@@ -1,0 +1,500 @@
+#include "replay/sim/replay_stats.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace replay {
+namespace {
+
+using engine::CqId;
+using engine::TimeMicros;
+
+constexpr double kMicros = 1e6;
+
+// Nearest-rank percentile of sorted values, in seconds.
+double Percentile(const std::vector<TimeMicros>& sorted, double p) {
+  if (sorted.empty()) {
+    return 0;
+  }
+  size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+  rank = std::clamp<size_t>(rank, 1, sorted.size());
+  return static_cast<double>(sorted[rank - 1]) / kMicros;
+}
+
+}  // namespace
+
+WaitStats SummarizeWaits(std::vector<TimeMicros> waits) {
+  WaitStats s;
+  std::sort(waits.begin(), waits.end());
+  s.count = static_cast<int64_t>(waits.size());
+  __int128 sum = 0;
+  for (TimeMicros w : waits) {
+    sum += w;
+  }
+  s.sum = static_cast<double>(sum) / kMicros;
+  s.mean = waits.empty() ? 0 : s.sum / static_cast<double>(waits.size());
+  s.p50 = Percentile(waits, 0.50);
+  s.p90 = Percentile(waits, 0.90);
+  s.p99 = Percentile(waits, 0.99);
+  s.max = waits.empty() ? 0 : static_cast<double>(waits.back()) / kMicros;
+  for (double bound : WaitBuckets()) {
+    auto it =
+        std::upper_bound(waits.begin(), waits.end(), static_cast<TimeMicros>(bound * kMicros));
+    s.cumulative_buckets.push_back(it - waits.begin());
+  }
+  return s;
+}
+
+uint32_t ReplayStats::Intern(std::unordered_map<std::string, uint32_t>& table,
+                             std::string_view key) {
+  auto [it, inserted] = table.try_emplace(std::string(key), static_cast<uint32_t>(table.size()));
+  return it->second;
+}
+
+void ReplayStats::Start(TimeMicros t) {
+  start_ = t;
+  next_sample_ = t;
+  for (uint32_t i = 0; i < state_.cluster->num_cluster_queues(); ++i) {
+    CqId cq = engine::MakeId<CqId>(i);
+    if (state_.cluster->Exists(cq)) {
+      SyncSlots(cq, Cq(cq), t);
+    }
+  }
+}
+
+ReplayStats::CqAccum& ReplayStats::Cq(CqId cq) {
+  if (engine::Index(cq) >= cqs_.size()) {
+    cqs_.resize(engine::Index(cq) + 1);
+  }
+  return cqs_[engine::Index(cq)];
+}
+
+void ReplayStats::Integrate(Accum& a, TimeMicros now) {
+  if (now > a.last) {
+    double dt = static_cast<double>(now - a.last);
+    a.integral += static_cast<double>(a.usage) * dt;
+    a.borrow_integral += static_cast<double>(std::max<int64_t>(0, a.usage - a.nominal)) * dt;
+    a.last = now;
+  }
+}
+
+void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
+  const engine::ResourceTree& tree = state_.cluster->tree();
+  engine::NodeId node = state_.cluster->ClusterQueueNode(cq);
+  std::span<const engine::FrSlot> declared = state_.cluster->DeclaredSlots(node);
+  if (acc.slots.size() != declared.size()
+      || !std::equal(declared.begin(), declared.end(), acc.slots.begin(),
+                     [](engine::FrSlot s, const Accum& a) { return s == a.slot; })) {
+    std::vector<Accum> rebuilt;
+    for (engine::FrSlot slot : declared) {
+      auto old = std::find_if(acc.slots.begin(), acc.slots.end(),
+                              [&](const Accum& a) { return a.slot == slot; });
+      Accum a = old != acc.slots.end() ? *old : Accum{slot, std::max(now, start_)};
+      rebuilt.push_back(a);
+    }
+    acc.slots = std::move(rebuilt);
+  }
+  for (Accum& a : acc.slots) {
+    Integrate(a, now);
+    a.usage = tree.Usage(node, a.slot).value();
+    a.nominal = tree.Nominal(node, a.slot).value();
+    a.peak = std::max(a.peak, a.usage);
+  }
+}
+
+void ReplayStats::OnUsageChanged(CqId cq, TimeMicros now) {
+  if (!engine::IsValid(cq) || !state_.cluster->Exists(cq)) {
+    return;
+  }
+  SyncSlots(cq, Cq(cq), now);
+}
+
+void ReplayStats::OnConfigChanged(TimeMicros now) {
+  for (uint32_t i = 0; i < state_.cluster->num_cluster_queues(); ++i) {
+    OnUsageChanged(engine::MakeId<CqId>(i), now);
+  }
+}
+
+void ReplayStats::OnAdmitted(const engine::Workload& w, uint32_t local_queue,
+                             uint32_t workload_class, TimeMicros wait, bool first,
+                             TimeMicros /*now*/) {
+  ++report_.admissions;
+  CqAccum& acc = Cq(w.cluster_queue);
+  ++acc.admitted;
+  if (!first) {
+    return;
+  }
+  ++report_.workloads_admitted;
+  wait = std::max<TimeMicros>(wait, 0);
+  waits_.push_back(wait);
+  acc.waits.push_back(wait);
+  acc.window_wait_sum += static_cast<double>(wait) / kMicros;
+  ++acc.window_waits;
+  if (local_queue >= waits_by_local_queue_.size()) {
+    waits_by_local_queue_.resize(local_queue + 1);
+  }
+  waits_by_local_queue_[local_queue].push_back(wait);
+  if (workload_class >= waits_by_class_.size()) {
+    waits_by_class_.resize(workload_class + 1);
+  }
+  waits_by_class_[workload_class].push_back(wait);
+  waits_by_priority_[w.priority].push_back(wait);
+}
+
+void ReplayStats::OnPreempted(CqId cq) {
+  ++report_.preemptions;
+  ++report_.evictions_by_reason["Preempted"];
+  if (engine::IsValid(cq)) {
+    ++Cq(cq).preempted;
+  }
+}
+
+void ReplayStats::OnEvicted(const std::string& reason, CqId /*cq*/) {
+  ++report_.evictions_by_reason[reason];
+}
+
+void ReplayStats::RecordSample() {
+  const engine::Cluster& cluster = *state_.cluster;
+  size_t index = sample_times_.size();
+  sample_times_.push_back(static_cast<double>(next_sample_ - start_) / kMicros);
+  if (series_.size() < cluster.num_cluster_queues()) {
+    series_.resize(cluster.num_cluster_queues());
+  }
+  for (uint32_t i = 0; i < cluster.num_cluster_queues(); ++i) {
+    CqId cq = engine::MakeId<CqId>(i);
+    CqSeries& s = series_[i];
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    if (s.pending.size() != index) [[unlikely]] {  // a ClusterQueue created since the last sample
+      s.pending.resize(index, nan);
+      s.running.resize(index, nan);
+      s.utilisation.resize(index, nan);
+      s.mean_wait.resize(index, nan);
+    }
+    if (!cluster.Exists(cq)) {
+      s.pending.push_back(nan);
+      s.running.push_back(nan);
+      s.utilisation.push_back(nan);
+      s.mean_wait.push_back(nan);
+      continue;
+    }
+    CqAccum& acc = Cq(cq);
+    double util = 0;
+    for (const Accum& a : acc.slots) {
+      if (a.nominal > 0) {
+        util = std::max(util, static_cast<double>(a.usage) / static_cast<double>(a.nominal));
+      }
+    }
+    s.pending.push_back(static_cast<float>(state_.queues->PendingCount(cq)));
+    s.running.push_back(static_cast<float>(state_.store->Admitted(cq).size()));
+    s.utilisation.push_back(static_cast<float>(util));
+    s.mean_wait.push_back(
+        acc.window_waits == 0
+            ? nan
+            : static_cast<float>(acc.window_wait_sum / static_cast<double>(acc.window_waits)));
+    acc.window_wait_sum = 0;
+    acc.window_waits = 0;
+  }
+  RecordDeviceSample(index);
+  if (sample_times_.size() > kMaxSamples) {
+    // Keep every other sample and double the interval: bounded memory, whole-replay span.
+    auto halve = [](auto& v) {
+      size_t j = 0;
+      for (size_t i = 0; i < v.size(); i += 2) {
+        v[j++] = v[i];
+      }
+      v.resize(j);
+    };
+    halve(sample_times_);
+    for (CqSeries& s : series_) {
+      halve(s.pending);
+      halve(s.running);
+      halve(s.utilisation);
+      halve(s.mean_wait);
+    }
+    for (auto& [name, c] : class_series_) {
+      halve(c.allocatable);
+      halve(c.requested);
+    }
+    sample_interval_ *= 2;
+    next_sample_ = start_ + static_cast<TimeMicros>(sample_times_.back() * kMicros);
+  }
+  next_sample_ += sample_interval_;
+}
+
+// Seed 001: each class's allocatable / requested devices at sample `index`.
+void ReplayStats::RecordDeviceSample(size_t index) {
+  if (!report_.resource_classes.enabled) {
+    return;
+  }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const engine::ResourceClassStatus& status : state_.cluster->devices().Status()) {
+    ReplayReport::ResourceClassFigures& c = class_series_[status.name];
+    c.name = status.name;
+    // resize, not push_back: the CQ series' push_back stays inlined in RecordSample (a second
+    // caller made GCC outline it: +2 % instructions on scripts/perf-gate's synthetic replay).
+    c.allocatable.resize(index, nan);
+    c.requested.resize(index, nan);
+    c.allocatable.resize(index + 1, static_cast<float>(status.allocatable));
+    c.requested.resize(index + 1, static_cast<float>(status.requested));
+    c.peak_requested = std::max(c.peak_requested, status.requested);
+  }
+}
+
+void ReplayStats::SampleUntil(TimeMicros t) {
+  while (next_sample_ <= t) {
+    RecordSample();
+  }
+}
+
+void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
+  const engine::Cluster& cluster = *state_.cluster;
+  SampleUntil(end);
+  // Counters accumulated here; the caller owns input counters and engine cost.
+  report.workloads_created = report_.workloads_created;
+  report.workloads_initially_admitted = report_.workloads_initially_admitted;
+  report.workloads_admitted = report_.workloads_admitted;
+  report.admissions = report_.admissions;
+  report.preemptions = report_.preemptions;
+  report.evictions_by_reason = report_.evictions_by_reason;
+  report.requeues = report_.requeues;
+  report.deactivated = report_.deactivated;
+  report.finished = report_.finished;
+  report.deleted = report_.deleted;
+  report.cycles = report_.cycles;
+  report.cycle_limit_hits = report_.cycle_limit_hits;
+  report.fallbacks = report_.fallbacks;
+  report.fallbacks.time_to_start = SummarizeWaits(report.fallbacks.start_samples);
+  report.resource_classes.enabled = report_.resource_classes.enabled;
+  report.resource_classes.devices_short = report_.resource_classes.devices_short;
+  if (report.resource_classes.enabled) {
+    for (const engine::ResourceClassStatus& status : cluster.devices().Status()) {
+      ReplayReport::ResourceClassFigures& c = class_series_[status.name];
+      c.name = status.name;
+      c.allocatable_at_end = status.allocatable;
+      c.requested_at_end = status.requested;
+    }
+    for (auto& [name, c] : class_series_) {
+      c.allocatable.resize(sample_times_.size(), std::numeric_limits<float>::quiet_NaN());
+      c.requested.resize(sample_times_.size(), std::numeric_limits<float>::quiet_NaN());
+      report.resource_classes.classes.push_back(std::move(c));
+    }
+  }
+  report.start_time = start_;
+  report.end_time = end;
+
+  report.wait_overall = SummarizeWaits(waits_);
+  double elapsed = static_cast<double>(std::max<TimeMicros>(end - start_, 0));
+  report.pending_at_end = 0;
+  report.running_at_end = 0;
+  for (uint32_t i = 0; i < cluster.num_cluster_queues(); ++i) {
+    CqId cq = engine::MakeId<CqId>(i);
+    if (!cluster.Exists(cq)) {
+      continue;
+    }
+    CqAccum& acc = Cq(cq);
+    SyncSlots(cq, acc, end);
+    const std::string& name = cluster.Name(cq);
+    report.wait_by_cluster_queue.push_back({name, SummarizeWaits(acc.waits)});
+    CqCounts counts;
+    counts.name = name;
+    counts.admitted = acc.admitted;
+    counts.preempted = acc.preempted;
+    counts.pending_at_end = static_cast<int64_t>(state_.queues->PendingCount(cq));
+    counts.running_at_end = static_cast<int64_t>(state_.store->Admitted(cq).size());
+    report.pending_at_end += counts.pending_at_end;
+    report.running_at_end += counts.running_at_end;
+    report.cluster_queues.push_back(std::move(counts));
+    for (const Accum& a : acc.slots) {
+      engine::FlavorResource key = cluster.SlotKey(a.slot);
+      ResourceUsage u;
+      u.cluster_queue = name;
+      u.flavor = cluster.Name(key.flavor);
+      u.resource = cluster.Name(key.resource);
+      u.nominal = a.nominal;
+      u.mean_usage = elapsed > 0 ? a.integral / elapsed : static_cast<double>(a.usage);
+      u.mean_borrowed = elapsed > 0 ? a.borrow_integral / elapsed : 0;
+      u.utilisation = a.nominal > 0 ? u.mean_usage / static_cast<double>(a.nominal) : 0;
+      u.peak_usage = a.peak;
+      u.usage_at_end = a.usage;
+      report.usage.push_back(std::move(u));
+    }
+    if (i < series_.size()) {
+      CqSeries s = series_[i];
+      s.name = name;
+      report.series.push_back(std::move(s));
+    }
+  }
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  std::sort(report.wait_by_cluster_queue.begin(), report.wait_by_cluster_queue.end(), by_name);
+  std::sort(report.cluster_queues.begin(), report.cluster_queues.end(), by_name);
+  std::sort(report.series.begin(), report.series.end(), by_name);
+  std::sort(report.usage.begin(), report.usage.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.cluster_queue, a.flavor, a.resource)
+           < std::tie(b.cluster_queue, b.flavor, b.resource);
+  });
+  for (const auto& [name, index] : local_queues_) {
+    if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
+      report.wait_by_local_queue.push_back({name, SummarizeWaits(waits_by_local_queue_[index])});
+    }
+  }
+  std::sort(report.wait_by_local_queue.begin(), report.wait_by_local_queue.end(), by_name);
+  for (const auto& [name, index] : classes_) {
+    if (index < waits_by_class_.size() && !waits_by_class_[index].empty()) {
+      report.wait_by_class.push_back({name, SummarizeWaits(waits_by_class_[index])});
+    }
+  }
+  std::sort(report.wait_by_class.begin(), report.wait_by_class.end(), by_name);
+  for (auto it = waits_by_priority_.rbegin(); it != waits_by_priority_.rend(); ++it) {
+    report.wait_by_priority.push_back({fmt::format("{}", it->first), SummarizeWaits(it->second)});
+  }
+  report.sample_times = sample_times_;
+}
+
+RawWaits ReplayStats::TakeWaits() {
+  RawWaits raw;
+  raw.overall = std::move(waits_);
+  for (const auto& [name, index] : local_queues_) {
+    if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
+      raw.by_local_queue[name] = std::move(waits_by_local_queue_[index]);
+    }
+  }
+  for (const auto& [name, index] : classes_) {
+    if (index < waits_by_class_.size() && !waits_by_class_[index].empty()) {
+      raw.by_class[name] = std::move(waits_by_class_[index]);
+    }
+  }
+  raw.by_priority = std::move(waits_by_priority_);
+  return raw;
+}
+
+namespace {
+
+template <typename Key>
+void Absorb(std::map<Key, std::vector<TimeMicros>>& into,
+            std::map<Key, std::vector<TimeMicros>>& from) {
+  for (auto& [key, values] : from) {
+    std::vector<TimeMicros>& v = into[key];
+    v.insert(v.end(), values.begin(), values.end());
+  }
+}
+
+template <typename T>
+void Append(std::vector<T>& into, std::vector<T>& from) {
+  into.insert(into.end(), std::make_move_iterator(from.begin()),
+              std::make_move_iterator(from.end()));
+}
+
+}  // namespace
+
+namespace {
+
+// Every shard holds the same nodes and classes, but only the shard of the ClusterQueues that use
+// classes allocates (engine/shard/shard_plan.h): allocatable is the same everywhere, requested adds
+// up.
+void MergeResourceClasses(const ReplayReport::ResourceClasses& part,
+                          ReplayReport::ResourceClasses& out) {
+  out.enabled = out.enabled || part.enabled;
+  out.devices_short.insert(part.devices_short.begin(), part.devices_short.end());
+  for (const ReplayReport::ResourceClassFigures& c : part.classes) {
+    auto it = std::find_if(out.classes.begin(), out.classes.end(),
+                           [&](const auto& o) { return o.name == c.name; });
+    if (it == out.classes.end()) {
+      out.classes.push_back(c);
+      continue;
+    }
+    it->requested_at_end += c.requested_at_end;
+    it->peak_requested = 0;
+    for (size_t i = 0; i < it->requested.size() && i < c.requested.size(); ++i) {
+      if (!std::isnan(c.requested[i])) {
+        it->requested[i] =
+            std::isnan(it->requested[i]) ? c.requested[i] : it->requested[i] + c.requested[i];
+      }
+      if (!std::isnan(it->requested[i])) {
+        it->peak_requested = std::max(it->peak_requested, static_cast<int64_t>(it->requested[i]));
+      }
+    }
+  }
+  std::sort(out.classes.begin(), out.classes.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+}
+
+}  // namespace
+
+void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
+                       ReplayReport& out) {
+  RawWaits all;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ReplayReport& p = parts[i];
+    out.workloads_created += p.workloads_created;
+    out.workloads_initially_admitted += p.workloads_initially_admitted;
+    out.workloads_admitted += p.workloads_admitted;
+    out.admissions += p.admissions;
+    out.preemptions += p.preemptions;
+    for (const auto& [reason, n] : p.evictions_by_reason) {
+      out.evictions_by_reason[reason] += n;
+    }
+    out.requeues += p.requeues;
+    out.deactivated += p.deactivated;
+    out.finished += p.finished;
+    out.deleted += p.deleted;
+    out.cycles += p.cycles;
+    out.cycle_limit_hits += p.cycle_limit_hits;
+    out.fallbacks.enabled = out.fallbacks.enabled || p.fallbacks.enabled;
+    for (const auto& [flavor, n] : p.fallbacks.by_flavor) {
+      out.fallbacks.by_flavor[flavor] += n;
+    }
+    out.fallbacks.timeouts += p.fallbacks.timeouts;
+    out.fallbacks.check_rejections += p.fallbacks.check_rejections;
+    out.fallbacks.exhausted += p.fallbacks.exhausted;
+    out.fallbacks.retries += p.fallbacks.retries;
+    for (const auto& [key, q] : p.fallbacks.wasted_quota_seconds) {
+      out.fallbacks.wasted_quota_seconds[key] += q;
+    }
+    MergeResourceClasses(p.resource_classes, out.resource_classes);
+    out.fallbacks.start_samples.insert(out.fallbacks.start_samples.end(),
+                                       p.fallbacks.start_samples.begin(),
+                                       p.fallbacks.start_samples.end());
+    out.pending_at_end += p.pending_at_end;
+    out.running_at_end += p.running_at_end;
+    out.start_time = p.start_time;  // the same in every shard
+    out.end_time = p.end_time;
+    out.sample_times = p.sample_times;
+    Append(out.wait_by_cluster_queue, p.wait_by_cluster_queue);
+    Append(out.cluster_queues, p.cluster_queues);
+    Append(out.usage, p.usage);
+    Append(out.series, p.series);
+    RawWaits& w = waits[i];
+    all.overall.insert(all.overall.end(), w.overall.begin(), w.overall.end());
+    Absorb(all.by_local_queue, w.by_local_queue);
+    Absorb(all.by_class, w.by_class);
+    Absorb(all.by_priority, w.by_priority);
+  }
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+  std::sort(out.wait_by_cluster_queue.begin(), out.wait_by_cluster_queue.end(), by_name);
+  std::sort(out.cluster_queues.begin(), out.cluster_queues.end(), by_name);
+  std::sort(out.series.begin(), out.series.end(), by_name);
+  std::sort(out.usage.begin(), out.usage.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.cluster_queue, a.flavor, a.resource)
+           < std::tie(b.cluster_queue, b.flavor, b.resource);
+  });
+  out.wait_overall = SummarizeWaits(std::move(all.overall));
+  out.fallbacks.time_to_start = SummarizeWaits(out.fallbacks.start_samples);
+  out.wait_by_local_queue.clear();
+  for (auto& [name, values] : all.by_local_queue) {
+    out.wait_by_local_queue.push_back({name, SummarizeWaits(std::move(values))});
+  }
+  out.wait_by_class.clear();
+  for (auto& [name, values] : all.by_class) {
+    out.wait_by_class.push_back({name, SummarizeWaits(std::move(values))});
+  }
+  out.wait_by_priority.clear();
+  for (auto it = all.by_priority.rbegin(); it != all.by_priority.rend(); ++it) {
+    out.wait_by_priority.push_back(
+        {fmt::format("{}", it->first), SummarizeWaits(std::move(it->second))});
+  }
+}
+
+}  // namespace replay

@@ -1,0 +1,133 @@
+// File: replay/sim/replay_stats.h
+//
+// The replay's measurements, accumulated as the simulator goes (replay/sim/simulator.h) and turned
+// into a ReplayReport at the end: time-to-admission per ClusterQueue, LocalQueue, priority and
+// class (exact percentiles over every admission), time-weighted usage and borrowing per
+// (ClusterQueue, flavor, resource), outcome counters, and per-ClusterQueue series sampled on the
+// virtual clock. The sampling interval starts at one second and doubles whenever more than
+// kMaxSamples are held (every other sample is dropped), so memory stays bounded on traces of
+// any length and the plots always span the whole replay.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/workload.h"
+#include "replay/sim/cluster_state.h"
+#include "replay/sim/replay_report.h"
+
+namespace replay {
+
+// Time-to-admission samples by group, as recorded: what merging shards needs (percentiles of a
+// union cannot be computed from the parts' percentiles).
+struct RawWaits {
+  std::vector<engine::TimeMicros> overall;
+  std::map<std::string, std::vector<engine::TimeMicros>> by_local_queue;
+  std::map<std::string, std::vector<engine::TimeMicros>> by_class;
+  std::map<int32_t, std::vector<engine::TimeMicros>> by_priority;
+};
+
+// Count, mean, nearest-rank percentiles and Prometheus buckets of `waits` (µs).
+WaitStats SummarizeWaits(std::vector<engine::TimeMicros> waits);
+
+// Fills the measured part of `out` (everything ReplayStats::Finish fills) from the shards'
+// parts, all finished at the same end: counters summed, per-ClusterQueue lists joined in name
+// order, time-to-admission groups summarised over the union of the shards' samples.
+void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
+                       ReplayReport& out);
+
+class ReplayStats {
+ public:
+  static constexpr size_t kMaxSamples = 1024;
+
+  explicit ReplayStats(ClusterState& state) : state_(state) {}
+
+  void Start(engine::TimeMicros t);
+  uint32_t InternLocalQueue(std::string_view key) { return Intern(local_queues_, key); }
+  uint32_t InternClass(std::string_view name) { return Intern(classes_, name); }
+
+  void OnCreated() { ++report_.workloads_created; }
+  void OnInitiallyAdmitted() { ++report_.workloads_initially_admitted; }
+  // An admission (Admitted=True) after waiting `wait` since creation; `first` for the
+  // workload's first admission (only those enter the time-to-admission figures).
+  void OnAdmitted(const engine::Workload& w, uint32_t local_queue, uint32_t workload_class,
+                  engine::TimeMicros wait, bool first, engine::TimeMicros now);
+  void OnPreempted(engine::CqId cq);
+  void OnEvicted(const std::string& reason, engine::CqId cq);
+  void OnRequeued() { ++report_.requeues; }
+  void OnDeactivated() { ++report_.deactivated; }
+  void OnFinished() { ++report_.finished; }
+  void OnDeleted() { ++report_.deleted; }
+  void OnCycle() { ++report_.cycles; }
+  void OnCycleLimit() { ++report_.cycle_limit_hits; }
+  ReplayReport::Fallbacks& fallbacks() { return report_.fallbacks; }
+  // Seed 001: a workload quota would have admitted was held back by devices.
+  void OnDevicesShort(const std::string& key) {
+    report_.resource_classes.devices_short.insert(key);
+  }
+  // Resource classes or nodes changed: the section is reported from now on.
+  void OnDevicesChanged() { report_.resource_classes.enabled = true; }
+  // The usage of `cq` may have changed at `now` (admission, release): integrates the previous
+  // value up to `now` and reads the new one from the quota tree.
+  void OnUsageChanged(engine::CqId cq, engine::TimeMicros now);
+  // Configuration changed (nominal quotas, new ClusterQueues): re-reads every ClusterQueue.
+  void OnConfigChanged(engine::TimeMicros now);
+  // Records the samples due up to and including `t`, with the state as it is (before `t`).
+  void SampleUntil(engine::TimeMicros t);
+
+  // Completes `report` (everything but input counters and engine cost) at virtual time `end`.
+  void Finish(engine::TimeMicros end, ReplayReport& report);
+  // After Finish: hands over the raw samples (the stats keep none).
+  RawWaits TakeWaits();
+
+ private:
+  struct Accum {
+    engine::FrSlot slot{};
+    engine::TimeMicros last = 0;
+    int64_t usage = 0;
+    int64_t nominal = 0;
+    double integral = 0;         // usage x µs
+    double borrow_integral = 0;  // max(0, usage - nominal) x µs
+    int64_t peak = 0;
+  };
+  struct CqAccum {
+    std::vector<Accum> slots;  // the ClusterQueue's declared (flavor, resource) slots
+    std::vector<engine::TimeMicros> waits;
+    int64_t admitted = 0;
+    int64_t preempted = 0;
+    double window_wait_sum = 0;  // seconds, admissions since the last sample
+    int64_t window_waits = 0;
+  };
+
+  static uint32_t Intern(std::unordered_map<std::string, uint32_t>& table, std::string_view key);
+  CqAccum& Cq(engine::CqId cq);
+  void SyncSlots(engine::CqId cq, CqAccum& acc, engine::TimeMicros now);
+  void Integrate(Accum& a, engine::TimeMicros now);
+  void RecordSample();
+  void RecordDeviceSample(size_t index);
+
+  ClusterState& state_;
+  ReplayReport report_;
+  engine::TimeMicros start_ = 0;
+  std::vector<CqAccum> cqs_;
+  std::unordered_map<std::string, uint32_t> local_queues_;
+  std::unordered_map<std::string, uint32_t> classes_;
+  std::vector<std::vector<engine::TimeMicros>> waits_by_local_queue_;
+  std::vector<std::vector<engine::TimeMicros>> waits_by_class_;
+  std::map<int32_t, std::vector<engine::TimeMicros>> waits_by_priority_;
+  std::vector<engine::TimeMicros> waits_;
+
+  // Series.
+  engine::TimeMicros sample_interval_ = 1'000'000;
+  engine::TimeMicros next_sample_ = 0;
+  std::vector<double> sample_times_;
+  std::vector<CqSeries> series_;  // by CqId
+  std::map<std::string, ReplayReport::ResourceClassFigures> class_series_;
+};
+
+}  // namespace replay

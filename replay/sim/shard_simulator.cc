@@ -1,0 +1,269 @@
+#include "replay/sim/shard_simulator_impl.h"
+
+namespace replay {
+
+void ShardSimulator::Impl::LogSimple(
+    std::string_view type, const engine::Workload& w,
+    std::initializer_list<std::pair<std::string_view, std::string>> extra) {
+  if (!logging) {
+    return;
+  }
+  // Keys in sorted order: extra keys are passed sorted and merged around the fixed ones.
+  std::map<std::string_view, std::string> fields;
+  for (const auto& [k, v] : extra) {
+    fields.emplace(k, v);
+  }
+  if (engine::IsValid(w.cluster_queue)) {
+    fields.emplace("clusterQueue", cluster().Name(w.cluster_queue));
+  }
+  fields.emplace("time", FormatRfc3339(now));
+  fields.emplace("type", std::string(type));
+  fields.emplace("workload", w.key);
+  JsonWriter out;
+  out.BeginObject();
+  for (const auto& [k, v] : fields) {
+    out.Key(k);
+    out.String(v);
+  }
+  out.EndObject();
+  log.Write(now, out.str());
+}
+
+void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::string_view type) {
+  if (!logging) {
+    return;
+  }
+  const engine::Workload& w = store().Get(entry.workload);
+  engine::NodeId node = cluster().ClusterQueueNode(entry.cq);
+  const engine::ResourceTree& tree = cluster().tree();
+  JsonWriter out;
+  out.BeginObject();
+  // Borrowed per flavor/resource: the part of this workload's usage above the CQ's nominal.
+  out.Key("borrowed");
+  out.BeginObject();
+  for (const engine::SlotAmount& u : entry.assignment.usage) {
+    engine::Quantity above =
+        engine::ClampNonNegative(tree.Usage(node, u.slot) - tree.Nominal(node, u.slot));
+    engine::Quantity borrowed = engine::Min(above, u.amount);
+    if (borrowed > engine::Quantity::Zero()) {
+      engine::FlavorResource key = cluster().SlotKey(u.slot);
+      out.Key(fmt::format("{}/{}", cluster().Name(key.flavor), cluster().Name(key.resource)));
+      out.String(engine::FormatQuantity(borrowed, cluster().IsMilli(u.slot)));
+    }
+  }
+  out.EndObject();
+  out.Key("clusterQueue");
+  out.String(cluster().Name(entry.cq));
+  if (w.holds_devices) {
+    out.Key("devices");
+    WriteDeviceGrantsJson(cluster().devices(), w, out);
+  }
+  if (!w.fallback.empty()) {
+    out.Key("flavorAssignmentHistory");
+    WriteFlavorHistoryJson(cluster(), w.fallback, out);
+  }
+  if (entry.partial) {
+    out.Key("partial");
+    out.Bool(true);
+  }
+  out.Key("podSets");
+  out.BeginArray();
+  for (const engine::PodSetAssignment& ps : entry.assignment.pod_sets) {
+    WritePodSetAssignmentJson(cluster(), ps, out);
+  }
+  out.EndArray();
+  out.Key("time");
+  out.String(FormatRfc3339(now));
+  out.Key("type");
+  out.String(type);
+  out.Key("workload");
+  out.String(w.key);
+  out.EndObject();
+  log.Write(now, out.str());
+}
+
+void ShardSimulator::Impl::RunOneCycle() {
+  auto started = std::chrono::steady_clock::now();
+  engine::CycleResult r = state.scheduler->RunCycle(now);
+  auto elapsed = std::chrono::steady_clock::now() - started;
+  stats.OnCycle();
+  if (!r.entries.empty()) {
+    decisions += static_cast<int64_t>(r.entries.size());
+    int64_t per = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()
+                  / static_cast<int64_t>(r.entries.size());
+    int bucket = 0;
+    while (bucket < 47 && (int64_t{1} << bucket) < per) {
+      ++bucket;
+    }
+    latency_buckets[bucket] += static_cast<int64_t>(r.entries.size());
+  }
+  int64_t admitted = 0;
+  std::vector<WorkloadId> heads;
+  bool pending_scans = false;
+  for (const engine::CycleEntry& e : r.entries) {
+    heads.push_back(e.workload);
+    if (e.outcome == engine::EntryOutcome::kAdmitted) {
+      ++admitted;
+      OnReserved(e);
+      continue;
+    }
+    if (e.assignment.devices_short) {
+      stats.OnDevicesShort(store().Get(e.workload).key);
+    }
+    if (store().Get(e.workload).scan.HasPendingFlavors()) {
+      pending_scans = true;
+    }
+  }
+  for (const engine::Eviction& ev : r.evictions) {
+    const engine::Workload& victim = store().Get(ev.victim);
+    const engine::Workload& preemptor = store().Get(ev.preemptor);
+    stats.OnPreempted(victim.cluster_queue);
+    LogSimple("Preempted", victim,
+              {{"preemptor", preemptor.key}, {"reason", engine::ToString(ev.reason)}});
+    BeginRelease(ev.victim, ReleaseCause::kPreempted);
+  }
+  bool progressed = r.changed || pending_scans || (queues().HasActive() && heads != previous_heads);
+  previous_heads = std::move(heads);
+  cycles_needed = progressed && !r.entries.empty();
+  if (++cycles_at_instant == kMaxCyclesPerInstant) {
+    stats.OnCycleLimit();  // no more cycles until the clock moves (AdvanceTo)
+  }
+  TimeMicros next = now + options.control_plane.cycle_duration;
+  if (options.control_plane.max_admissions_per_second > 0 && admitted > 0) {
+    next = std::max(next, now
+                              + static_cast<TimeMicros>(
+                                  std::ceil(1e6 * static_cast<double>(admitted)
+                                            / options.control_plane.max_admissions_per_second)));
+  }
+  cycle_ready_at = next;
+}
+
+bool ShardSimulator::Impl::CyclesAllowed() const {
+  return !cluster().configuration().wait_for_pods_ready.block_admission || not_ready == 0;
+}
+
+void ShardSimulator::Impl::AdvanceTo(TimeMicros t) {
+  while (true) {
+    TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
+    TimeMicros next_cycle =
+        cycles_needed && CyclesAllowed()
+                && (cycles_at_instant < kMaxCyclesPerInstant || cycle_ready_at > now)
+            ? std::max(cycle_ready_at, now)
+            : kNever;
+    if (!timers.empty() && next_timer <= t && next_timer <= next_cycle) {
+      Timer timer = timers.top();
+      timers.pop();
+      SetNow(timer.time);
+      HandleTimer(timer);
+      continue;
+    }
+    if (next_cycle != kNever && (next_cycle < t || t == kNever)) {
+      SetNow(next_cycle);
+      RunOneCycle();
+      continue;
+    }
+    break;
+  }
+}
+
+// --- ShardLog ---
+
+void ShardLog::Write(int64_t time, std::string_view line) {
+  text_.append(line);
+  times_.push_back(time);
+  ends_.push_back(static_cast<uint32_t>(text_.size()));
+}
+
+std::string_view ShardLog::Line(size_t i) const {
+  size_t begin = i == 0 ? 0 : ends_[i - 1];
+  const std::string_view text = text_;
+  return text.substr(begin, ends_[i] - begin);
+}
+
+ShardLog ShardLog::TakeBefore(int64_t time) {
+  size_t n =
+      static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), time) - times_.begin());
+  ShardLog taken;
+  if (n == ends_.size()) {
+    std::swap(taken, *this);
+    return taken;
+  }
+  uint32_t cut = n == 0 ? 0 : ends_[n - 1];
+  taken.text_.assign(text_, 0, cut);
+  taken.times_.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
+  taken.ends_.assign(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(n));
+  text_.erase(0, cut);
+  times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
+  ends_.erase(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(n));
+  for (uint32_t& e : ends_) {
+    e -= cut;
+  }
+  return taken;
+}
+
+// --- ShardSimulator ---
+
+ShardSimulator::ShardSimulator(ClusterState state, const SimulatorOptions& options,
+                               bool log_decisions)
+    : impl_(std::make_unique<Impl>(std::move(state), options, log_decisions)) {}
+
+ShardSimulator::~ShardSimulator() = default;
+
+void ShardSimulator::Start(int64_t t) {
+  Impl& s = *impl_;
+  s.now = t;
+  s.stats_start = t;
+  s.last_change = t;
+  s.cycle_ready_at = t;
+  s.namespaces = s.state.load.spec.namespaces;
+  s.stats.Start(t);
+  s.AdoptInitialWorkloads();
+}
+
+bool ShardSimulator::Apply(TraceEvent& event, EventError& error) {
+  impl_->AdvanceTo(event.time);
+  impl_->SetNow(event.time);
+  return impl_->Apply(event, error);
+}
+
+void ShardSimulator::AdvanceTo(int64_t t) {
+  impl_->AdvanceTo(t);
+}
+void ShardSimulator::SetNow(int64_t t) {
+  impl_->SetNow(std::max(t, impl_->now));
+}
+int64_t ShardSimulator::now() const {
+  return impl_->now;
+}
+int64_t ShardSimulator::last_change() const {
+  return std::max(impl_->last_change, impl_->stats_start);
+}
+int64_t ShardSimulator::manifests_time() const {
+  return impl_->state.now;
+}
+ShardLog& ShardSimulator::log() {
+  return impl_->log;
+}
+int64_t ShardSimulator::live_workloads() const {
+  return static_cast<int64_t>(impl_->state.store->live());
+}
+int64_t ShardSimulator::decisions() const {
+  return impl_->decisions;
+}
+const std::vector<int64_t>& ShardSimulator::latency_buckets() const {
+  return impl_->latency_buckets;
+}
+void ShardSimulator::SetNominationLoop(engine::ParallelLoop* loop, size_t min_heads) {
+  impl_->state.scheduler->SetParallelLoop(min_heads == 0 ? nullptr : loop, min_heads);
+}
+
+const engine::SchedulerOptions& ShardSimulator::scheduler_options() const {
+  return impl_->state.scheduler->options();
+}
+
+void ShardSimulator::Finish(int64_t end, ReplayReport& part, RawWaits& waits) {
+  impl_->stats.Finish(end, part);
+  waits = impl_->stats.TakeWaits();
+}
+
+}  // namespace replay

@@ -1,0 +1,259 @@
+// File: replay/sim/shard_simulator_impl.h
+//
+// Internal to replay/sim: the state of one ShardSimulator (replay/sim/shard_simulator.h), shared by
+// the files that implement it, one concern each: shard_simulator.cc (clock, cycles, decision
+// lines), shard_lifecycle.cc (a workload from reservation to release, and the timers that drive it)
+// and shard_trace_events.cc (trace events applied to the shard). Nothing outside those files
+// includes it.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <queue>
+#include <set>
+
+#include "engine/flavor_fallback.h"
+#include "replay/io/device_output.h"
+#include "replay/io/json_writer.h"
+#include "replay/io/time_parse.h"
+#include "replay/sim/decision_output.h"
+#include "replay/sim/fallback_output.h"
+#include "replay/sim/flavor_supply.h"
+#include "replay/sim/shard_simulator.h"
+#include "replay/sim/simulator.h"
+
+namespace replay {
+
+struct ShardSimulator::Impl {
+  using CqId = engine::CqId;
+  using TimeMicros = engine::TimeMicros;
+  using WorkloadId = engine::WorkloadId;
+
+  static constexpr int64_t kMaxCyclesPerInstant = 1000;
+  static constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
+  // Kueue's inadmissible-requeue batch period [inadmissible_workloads.go: requeueBatchPeriod].
+  static constexpr TimeMicros kInadmissibleBatchDelay = 1'000'000;
+
+  enum class TimerKind : uint8_t {
+    kPodsReady,         // pods of an admitted workload are ready: its runtime starts
+    kPodsReadyTimeout,  // WaitForPodsReady timeout: evict
+    kChecksReady,       // all admission checks Ready: Admitted
+    kFinish,            // runtime elapsed
+    kRelease,           // pods stopped after finish or eviction: quota released
+    kBackoffExpired,    // requeue backoff over: back to the queue
+    kRequeueInadmissible,
+    kFallbackTimeout,  // seed 002: the assigned flavors' timeout ran out before PodsReady
+  };
+
+  struct Timer {
+    TimeMicros time;
+    uint64_t seq;  // scheduling order breaks ties: deterministic
+    TimerKind kind;
+    uint32_t target;  // WorkloadId or CqId index
+    uint32_t epoch;   // the workload's epoch when scheduled; stale timers are dropped
+    bool operator>(const Timer& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+
+  // Why a reserved workload's quota is being released.
+  enum class ReleaseCause : uint8_t {
+    kFinished,
+    kPreempted,
+    kPodsReadyTimeout,
+    kDeactivated,
+    kFallback,     // a flavor failed (timeout or rejected check): requeued at once
+    kNodeFailure,  // a node holding its devices went away (seed 001): requeued at once
+  };
+
+  // Per workload replay state, indexed by WorkloadId (ids are recycled: `epoch` tells them apart).
+  struct Track {
+    uint32_t epoch = 0;
+    bool live = false;
+    bool active = true;
+    bool admitted = false;  // Admitted=True (quota reserved and checks Ready)
+    bool pods_ready = false;
+    bool evicting = false;
+    bool ever_admitted = false;
+    bool ever_started = false;  // pods were ready once
+    bool finished = false;      // runtime over / Finished=True; quota may still be held (kRelease)
+    ReleaseCause release_cause = ReleaseCause::kFinished;
+    int32_t pods_ready_timeouts = 0;
+    TimeMicros created = 0;
+    TimeMicros runtime = -1;  // -1: until a MODIFIED/DELETED event
+    TimeMicros pods_ready_after = -1;
+    TimeMicros reserved_at = 0;
+    TimeMicros run_started = 0;
+    uint32_t local_queue = 0;  // interned "namespace/name"
+    uint32_t workload_class = 0;
+  };
+
+  Impl(ClusterState s, const SimulatorOptions& o, bool log_decisions)
+      : state(std::move(s)),
+        options(o),
+        logging(log_decisions),
+        stats(state),
+        supply(state.load.spec.flavor_supplies) {
+    if (!state.load.spec.resource_classes.empty()) {
+      stats.OnDevicesChanged();
+    }
+    stats.fallbacks().enabled = !state.load.spec.flavor_supplies.empty();
+    for (const engine::ClusterQueueSpec& cq : state.load.spec.cluster_queues) {
+      stats.fallbacks().enabled =
+          stats.fallbacks().enabled || cq.flavor_fungibility.fallback.has_value();
+    }
+  }
+
+  ClusterState state;
+  SimulatorOptions options;
+  bool logging;
+  ShardLog log;
+  ReplayStats stats;
+  FlavorSupplyModel supply;
+
+  TimeMicros now = 0;
+  TimeMicros last_change = 0;
+  TimeMicros stats_start = 0;  // the report ends here (a requeue that finds nothing is not news)
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
+  uint64_t next_seq = 0;
+  std::vector<Track> tracks;
+  std::set<uint32_t> requeue_scheduled;  // CqIds with a pending inadmissible requeue
+  bool cycles_needed = true;
+  // Cycles run at the current instant. A preemption ping-pong (A reclaims from B, B is released
+  // and requeued at once, wins the freed quota back before A, A preempts it again...) could
+  // cycle forever at one instant when releases take no time; Kueue's cycles take real time. So
+  // an instant gets at most kMaxCyclesPerInstant cycles, and the report counts the instants cut.
+  int64_t cycles_at_instant = 0;
+  TimeMicros cycle_ready_at = 0;
+  std::vector<WorkloadId> previous_heads;
+  int64_t not_ready = 0;  // admitted workloads whose pods are not ready (blockAdmission)
+  std::vector<engine::NamespaceSpec> namespaces;
+
+  // Engine cost.
+  std::vector<int64_t> latency_buckets = std::vector<int64_t>(48, 0);
+  int64_t decisions = 0;
+
+  // --- Helpers ---
+
+  engine::WorkloadStore& store() const { return *state.store; }
+  engine::QueueManager& queues() const { return *state.queues; }
+  engine::Cluster& cluster() const { return *state.cluster; }
+
+  Track& TrackOf(WorkloadId id) {
+    if (engine::Index(id) >= tracks.size()) {
+      tracks.resize(engine::Index(id) + 1);
+    }
+    return tracks[engine::Index(id)];
+  }
+
+  void Schedule(TimeMicros at, TimerKind kind, uint32_t target, uint32_t epoch = 0) {
+    timers.push(Timer{at, next_seq++, kind, target, epoch});
+  }
+  void ScheduleFor(TimeMicros at, TimerKind kind, WorkloadId id) {
+    Schedule(at, kind, engine::Index(id), TrackOf(id).epoch);
+  }
+
+  void Changed() {
+    cycles_needed = true;
+    last_change = now;
+  }
+
+  void ScheduleInadmissibleRequeue(CqId cq) {
+    if (requeue_scheduled.insert(engine::Index(cq)).second) {
+      Schedule(now + kInadmissibleBatchDelay, TimerKind::kRequeueInadmissible, engine::Index(cq));
+    }
+  }
+
+  // --- Decisions log ---
+
+  void LogSimple(std::string_view type, const engine::Workload& w,
+                 std::initializer_list<std::pair<std::string_view, std::string>> extra = {});
+
+  void LogAdmission(const engine::CycleEntry& entry, std::string_view type);
+
+  // --- Workload lifecycle ---
+
+  // Quota reserved by a cycle (entry outcome kAdmitted).
+  void OnReserved(const engine::CycleEntry& entry);
+
+  void OnAdmitted(WorkloadId id);
+
+  // Admission to pods ready: the workload's own delay, or the flavors' modelled delay (the
+  // slowest of its flavors), pushed past the flavors' stockout windows.
+  TimeMicros PodsReadyAfter(const engine::Workload& w, const Track& t) const;
+
+  // An admission check completed inside a stockout of one of the workload's flavors.
+  bool ChecksRejectedByStockout(const engine::Workload& w) const;
+
+  // Seed 002: the attempt on the workload's flavors failed (`failed` are the flavors that failed
+  // now). Counts it, then evicts and requeues the workload, or applies the failure policy when no
+  // flavor is left.
+  void FallBack(WorkloadId id, const std::vector<engine::FlavorId>& failed,
+                std::string_view reason);
+
+  void OnPodsReady(WorkloadId id);
+
+  // The workload stops holding quota for `cause`, after the control plane's release latency.
+  void BeginRelease(WorkloadId id, ReleaseCause cause);
+
+  void OnRelease(WorkloadId id);
+
+  void Forget(WorkloadId id);
+
+  // --- Timers ---
+
+  void HandleTimer(const Timer& timer);
+
+  // An admission check rejected the workload (its flavor is in a stockout): with an
+  // AdmissionCheckRejected rule, fall back; otherwise Kueue deactivates the workload.
+  void OnChecksRejected(WorkloadId id);
+
+  // The inventory has already taken back the workload's devices on every node.
+  void EvictForNodeFailure(WorkloadId id, const std::string& node);
+
+  void Deactivate(WorkloadId id, std::string_view reason);
+
+  // --- Cycles ---
+
+  void RunOneCycle();
+
+  bool CyclesAllowed() const;
+
+  // Runs timers due at or before `t` and cycles due before `t`, in time order (timers first at
+  // an equal instant).
+  void AdvanceTo(TimeMicros t);
+
+  // --- Trace events ---
+
+  static EventError Reject(EventErrorReason reason, std::string field, std::string message);
+
+  bool ApplyWorkloadAdded(TraceEvent& event, EventError& error);
+
+  // A workload already holding quota when it enters the replay: running from now on.
+  void StartAdmitted(WorkloadId id);
+
+  bool ApplyWorkloadModified(TraceEvent& event, EventError& error);
+
+  bool ApplyWorkloadDeleted(TraceEvent& event, EventError& error);
+
+  // Seed 001: a ResourceClass is immutable once created (a MODIFIED event that changes its spec
+  // is rejected); a Node that goes away, or changes its labels or devices, evicts the workloads
+  // holding devices on it (reason NodeFailure), which requeue.
+  bool ApplyDeviceChange(TraceEvent& event, EventError& error);
+
+  static bool SameSelectors(const engine::ResourceClassSpec& a, const engine::ResourceClassSpec& b);
+
+  bool ApplyConfig(TraceEvent& event, EventError& error);
+
+  bool Apply(TraceEvent& event, EventError& error);
+
+  // Workloads of the manifests: tracked like ADDED events at the start.
+  void AdoptInitialWorkloads();
+
+  void SetNow(TimeMicros t);
+};
+
+}  // namespace replay

@@ -1,0 +1,353 @@
+// Trace events applied to one shard: Workload ADDED/MODIFIED/DELETED, device and configuration
+// changes (replay/sim/shard_simulator_impl.h).
+#include "replay/sim/shard_simulator_impl.h"
+
+namespace replay {
+
+EventError ShardSimulator::Impl::Reject(EventErrorReason reason, std::string field,
+                                        std::string message) {
+  EventError e;
+  e.reason = reason;
+  e.field = std::move(field);
+  e.message = std::move(message);
+  return e;
+}
+
+bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& error) {
+  engine::WorkloadSpec& spec = event.object.workloads[0];
+  if (store().Find(event.name)) {
+    error = Reject(EventErrorReason::kUnknownWorkload, "object.metadata.name",
+                   fmt::format("Workload {} already exists", event.name));
+    return false;
+  }
+  if (!spec.admission && cluster().FindLocalQueue(spec.name_space, spec.queue_name) == nullptr) {
+    error =
+        Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
+               fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
+    return false;
+  }
+  if (spec.creation_time == 0) {
+    spec.creation_time = event.time;
+  }
+  const engine::ConditionSpec* finished_condition = spec.Condition("Finished");
+  bool finished = finished_condition != nullptr && finished_condition->status;
+  bool reserved = spec.admission.has_value() && spec.active && !finished;
+  if (!reserved) {
+    spec.admission.reset();
+  }
+  std::string local_queue = fmt::format("{}/{}", spec.name_space, spec.queue_name);
+  std::string workload_class = spec.workload_class;
+  bool active = spec.active;
+  engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
+  if (!added.ok()) {
+    error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
+    return false;
+  }
+  WorkloadId id = *added;
+  Track& t = TrackOf(id);
+  t = Track{.epoch = t.epoch + 1};
+  t.live = true;
+  t.active = active;
+  t.created = store().Get(id).creation_time;
+  t.runtime = event.runtime.value_or(-1);
+  t.pods_ready_after = event.pods_ready_after.value_or(-1);
+  t.local_queue = stats.InternLocalQueue(local_queue);
+  t.workload_class = stats.InternClass(workload_class);
+  stats.OnCreated();
+  if (reserved) {
+    StartAdmitted(id);
+  } else if (finished) {
+    Forget(id);
+  } else if (active) {
+    queues().Push(id, now);
+  }
+  Changed();
+  return true;
+}
+
+void ShardSimulator::Impl::StartAdmitted(WorkloadId id) {
+  Track& t = TrackOf(id);
+  stats.OnInitiallyAdmitted();
+  t.admitted = true;
+  t.ever_admitted = true;
+  t.pods_ready = true;
+  t.run_started = now;
+  t.reserved_at = now;
+  stats.OnUsageChanged(store().Get(id).cluster_queue, now);
+  if (t.runtime >= 0) {
+    ScheduleFor(now + t.runtime, TimerKind::kFinish, id);
+  }
+}
+
+bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& error) {
+  std::optional<WorkloadId> found = store().Find(event.name);
+  if (!found) {
+    error = Reject(EventErrorReason::kUnknownWorkload, "object.metadata.name",
+                   fmt::format("MODIFIED for unknown Workload {}", event.name));
+    return false;
+  }
+  WorkloadId id = *found;
+  Track& t = TrackOf(id);
+  engine::Workload& w = store().Get(id);
+  engine::WorkloadSpec& spec = event.object.workloads[0];
+  if (event.runtime) {
+    t.runtime = *event.runtime;
+    if (t.pods_ready && !t.finished) {
+      ++t.epoch;
+      ScheduleFor(std::max(now, t.run_started + t.runtime), TimerKind::kFinish, id);
+    }
+  }
+  if (event.pods_ready_after) {
+    t.pods_ready_after = *event.pods_ready_after;
+  }
+  const engine::ConditionSpec* finished = spec.Condition("Finished");
+  if (finished != nullptr && finished->status) {
+    if (!t.finished) {
+      t.finished = true;
+      if (w.quota_reserved) {
+        if (!t.evicting) {
+          BeginRelease(id, ReleaseCause::kFinished);
+        }
+      } else {
+        stats.OnFinished();
+        LogSimple("Finished", w);
+        Forget(id);
+      }
+    }
+    Changed();
+    return true;
+  }
+  if (!spec.active && t.active) {
+    Deactivate(id, "Deactivated");
+    return true;
+  }
+  if (spec.active && !t.active) {
+    t.active = true;
+    if (!w.quota_reserved) {
+      queues().Push(id, now);
+    }
+    Changed();
+    return true;
+  }
+  if (w.quota_reserved) {
+    // Admitted: pod sets are immutable; a priority change updates preemption and requeues
+    // the tree's inadmissible workloads (§9.5).
+    int32_t priority = store().ResolvePriority(spec);
+    if (priority != w.priority) {
+      w.priority = priority;
+      w.scheduling_hash = 0;
+      ScheduleInadmissibleRequeue(w.cluster_queue);
+      Changed();
+    }
+    return true;
+  }
+  if (!t.active) {
+    return true;
+  }
+  // Pending: the new object replaces the old one in its queue (same creation time).
+  if (cluster().FindLocalQueue(spec.name_space, spec.queue_name) == nullptr) {
+    error =
+        Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
+               fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
+    return false;
+  }
+  spec.creation_time = w.creation_time;
+  spec.admission.reset();
+  Track saved = t;
+  queues().Forget(id);
+  store().Erase(id);
+  engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
+  if (!added.ok()) {
+    error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
+    TrackOf(id).live = false;
+    return false;
+  }
+  Track& moved = TrackOf(*added);
+  moved = saved;
+  moved.local_queue = stats.InternLocalQueue(
+      fmt::format("{}/{}", store().Get(*added).spec->name_space, store().Get(*added).local_queue));
+  if (*added != id) {
+    ++TrackOf(id).epoch;
+    TrackOf(id).live = false;
+  }
+  queues().Push(*added, now);
+  Changed();
+  return true;
+}
+
+bool ShardSimulator::Impl::ApplyWorkloadDeleted(TraceEvent& event, EventError& error) {
+  std::optional<WorkloadId> found = store().Find(event.name);
+  if (!found) {
+    error = Reject(EventErrorReason::kUnknownWorkload, "object.metadata.name",
+                   fmt::format("DELETED for unknown Workload {}", event.name));
+    return false;
+  }
+  WorkloadId id = *found;
+  Track& t = TrackOf(id);
+  const engine::Workload& w = store().Get(id);
+  LogSimple("Deleted", w);
+  if (t.admitted && !t.pods_ready) {
+    --not_ready;
+  }
+  if (w.quota_reserved) {
+    CqId cq = w.cluster_queue;
+    store().Release(id);
+    stats.OnUsageChanged(cq, now);
+    ScheduleInadmissibleRequeue(cq);
+  }
+  stats.OnDeleted();
+  Forget(id);
+  Changed();
+  return true;
+}
+
+bool ShardSimulator::Impl::ApplyDeviceChange(TraceEvent& event, EventError& error) {
+  const engine::ClusterSpec& o = event.object;
+  const bool deleted = event.type == EventType::kDeleted;
+  std::vector<uint32_t> evicted;
+  if (event.kind == "ResourceClass") {
+    const engine::ResourceClassSpec* existing = cluster().devices().FindClass(event.name);
+    if (deleted) {
+      cluster().DeleteResourceClass(event.name);
+    } else if (existing != nullptr) {
+      if (!SameSelectors(*existing, o.resource_classes[0])) {
+        error = Reject(EventErrorReason::kInvalidConfig, "object.spec",
+                       fmt::format("ResourceClass {} is immutable after creation: delete and "
+                                   "re-create it to change its selectors",
+                                   event.name));
+        return false;
+      }
+    } else {
+      cluster().UpsertResourceClass(o.resource_classes[0]);
+    }
+  } else {
+    evicted = deleted ? cluster().DeleteNode(event.name) : cluster().UpsertNode(o.nodes[0]);
+  }
+  std::sort(evicted.begin(), evicted.end());  // deterministic order of the eviction lines
+  for (uint32_t owner : evicted) {
+    EvictForNodeFailure(engine::MakeId<WorkloadId>(owner), event.name);
+  }
+  stats.OnDevicesChanged();
+  queues().QueueAllInadmissible(now, state.scheduler->cycle());
+  Changed();
+  return true;
+}
+
+bool ShardSimulator::Impl::SameSelectors(const engine::ResourceClassSpec& a,
+                                         const engine::ResourceClassSpec& b) {
+  if (a.resource_selector.size() != b.resource_selector.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.resource_selector.size(); ++i) {
+    const auto& x = a.resource_selector[i].match_expressions;
+    const auto& y = b.resource_selector[i].match_expressions;
+    if (x.size() != y.size()) {
+      return false;
+    }
+    for (size_t j = 0; j < x.size(); ++j) {
+      if (x[j].key != y[j].key || x[j].op != y[j].op || x[j].values != y[j].values) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool ShardSimulator::Impl::ApplyConfig(TraceEvent& event, EventError& error) {
+  const engine::ClusterSpec& o = event.object;
+  bool deleted = event.type == EventType::kDeleted;
+  const std::string& kind = event.kind;
+  if (kind == "FlavorSupply") {
+    // The replay's own model, not Kueue's configuration: attempts already under way keep the
+    // pods-ready time they were given; later ones see the new supply.
+    deleted ? supply.Erase(event.name) : supply.Upsert(o.flavor_supplies[0]);
+    stats.fallbacks().enabled = true;
+    return true;
+  }
+  if (kind == "ResourceClass" || kind == "Node") {
+    return ApplyDeviceChange(event, error);
+  }
+  if (kind == "ResourceFlavor") {
+    deleted ? cluster().DeleteFlavor(event.name) : cluster().UpsertFlavor(o.flavors[0]);
+  } else if (kind == "Cohort") {
+    deleted ? cluster().DeleteCohort(event.name) : cluster().UpsertCohort(o.cohorts[0]);
+  } else if (kind == "ClusterQueue") {
+    deleted ? cluster().DeleteClusterQueue(event.name)
+            : cluster().UpsertClusterQueue(o.cluster_queues[0]);
+    if (!deleted && o.cluster_queues[0].flavor_fungibility.fallback.has_value()) {
+      stats.fallbacks().enabled = true;
+    }
+  } else if (kind == "Namespace") {
+    std::erase_if(namespaces, [&](const auto& n) { return n.name == event.name; });
+    if (!deleted) {
+      namespaces.push_back(o.namespaces[0]);
+    }
+    state.scheduler->SetNamespaces(namespaces);
+  } else if (deleted) {
+    error = Reject(EventErrorReason::kInvalidConfig, "type",
+                   fmt::format("deleting a {} is not supported by the replay", kind));
+    return false;
+  } else if (kind == "LocalQueue") {
+    cluster().UpsertLocalQueue(o.local_queues[0]);
+  } else if (kind == "WorkloadPriorityClass") {
+    cluster().UpsertPriorityClass(o.priority_classes[0]);
+  } else if (kind == "AdmissionCheck") {
+    cluster().UpsertAdmissionCheck(o.admission_checks[0]);
+  } else {
+    error =
+        Reject(EventErrorReason::kInvalidConfig, "object.kind",
+               fmt::format("a {} change needs a Kueue restart: give it with --manifests", kind));
+    return false;
+  }
+  cluster().Refresh();
+  queues().AdoptOrphans();
+  queues().QueueAllInadmissible(now, state.scheduler->cycle());
+  stats.OnConfigChanged(now);
+  Changed();
+  return true;
+}
+
+bool ShardSimulator::Impl::Apply(TraceEvent& event, EventError& error) {
+  if (event.kind != "Workload") {
+    return ApplyConfig(event, error);
+  }
+  switch (event.type) {
+    case EventType::kAdded:
+      return ApplyWorkloadAdded(event, error);
+    case EventType::kModified:
+      return ApplyWorkloadModified(event, error);
+    case EventType::kDeleted:
+      return ApplyWorkloadDeleted(event, error);
+  }
+  return false;
+}
+
+void ShardSimulator::Impl::AdoptInitialWorkloads() {
+  for (uint32_t i = 0; i < store().size(); ++i) {
+    WorkloadId id = engine::MakeId<WorkloadId>(i);
+    if (!store().Contains(id)) {
+      continue;
+    }
+    const engine::Workload& w = store().Get(id);
+    Track& t = TrackOf(id);
+    t.live = true;
+    t.active = w.spec->active;
+    t.created = w.creation_time;
+    t.local_queue = stats.InternLocalQueue(fmt::format("{}/{}", w.spec->name_space, w.local_queue));
+    t.workload_class = stats.InternClass(w.spec->workload_class);
+    stats.OnCreated();
+    if (w.quota_reserved) {
+      StartAdmitted(id);
+    }
+  }
+}
+
+void ShardSimulator::Impl::SetNow(TimeMicros t) {
+  if (t != now) {
+    cycles_at_instant = 0;
+    stats.SampleUntil(t);
+    now = t;
+  }
+}
+
+}  // namespace replay

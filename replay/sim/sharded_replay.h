@@ -1,0 +1,44 @@
+// File: replay/sim/sharded_replay.h
+//
+// The replay's use of the lock-sharded engine (engine/shard/sharded_engine.h): one ShardSimulator
+// per shard, each built from its part of the manifests, and the trace events routed to the
+// shards (engine/shard/shard_plan.h) by the object they name.
+//
+//   ShardedReplay engine(manifests, plan, options, /*log_decisions=*/true);
+//   int shard = RouteEvent(engine.plan(), event);            // or ShardPlan::kEveryShard
+//   bool ok = ApplyEvent(engine, shard, event, error);       // from any thread
+#pragma once
+
+#include "engine/shard/shard_plan.h"
+#include "engine/shard/sharded_engine.h"
+#include "replay/io/event_reader.h"
+#include "replay/io/manifest_loader.h"
+#include "replay/sim/shard_simulator.h"
+
+namespace replay {
+
+class ShardedReplay : public engine::ShardedEngine<ShardSimulator> {
+ public:
+  ShardedReplay(const LoadResult& manifests, engine::ShardPlan plan,
+                const SimulatorOptions& options, bool log_decisions);
+};
+
+// The shard `event` is applied in (engine::ShardPlan::Route), or ShardPlan::kEveryShard.
+inline int RouteEvent(const engine::ShardPlan& plan, const TraceEvent& event) {
+  return plan.Route(event.kind, event.name,
+                    event.type == EventType::kDeleted ? nullptr : &event.object);
+}
+
+// Adds what `event` ties together to the plan; a deletion names an object and ties nothing.
+inline void PlanEvent(engine::ShardPlanner& planner, const TraceEvent& event) {
+  if (event.type != EventType::kDeleted) {
+    planner.AddManifests(event.object);
+  }
+}
+
+// Applies a trace event in `shard` (ShardSimulator::Apply), under the shard's lock.
+inline bool ApplyEvent(ShardedReplay& engine, int shard, TraceEvent& event, EventError& error) {
+  return engine.With(shard, [&](ShardSimulator& s) { return s.Apply(event, error); });
+}
+
+}  // namespace replay

@@ -1,0 +1,503 @@
+#include "replay/sim/simulator.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <optional>
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include "engine/shard/shard_plan.h"
+#include "replay/io/parallel_for.h"
+#include "replay/io/parallel_reader.h"
+#include "replay/io/time_parse.h"
+#include "replay/sim/replay_stats.h"
+#include "replay/sim/sharded_replay.h"
+
+namespace replay {
+namespace {
+
+using engine::TimeMicros;
+
+constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
+
+int64_t PeakRssBytes() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+// Standard input copied to a temporary file (the replay reads its trace twice); removed with it.
+class SpooledStdin {
+ public:
+  ~SpooledStdin() {
+    if (!path_.empty()) {
+      std::filesystem::remove(path_);
+    }
+  }
+  engine::Status Spool() {
+    std::string templ = (std::filesystem::temp_directory_path() / "tally-stdin-XXXXXX").string();
+    int fd = mkstemp(templ.data());
+    if (fd < 0) {
+      return engine::InvalidArgument("-: cannot create a temporary file for standard input");
+    }
+    path_ = templ;
+    std::vector<char> buffer(size_t{1} << 20);
+    while (true) {
+      ssize_t n = read(STDIN_FILENO, buffer.data(), buffer.size());
+      if (n < 0) {
+        close(fd);
+        return engine::InvalidArgument("-: cannot read standard input");
+      }
+      if (n == 0) {
+        break;
+      }
+      if (write(fd, buffer.data(), static_cast<size_t>(n)) != n) {
+        close(fd);
+        return engine::InvalidArgument(fmt::format("{}: cannot write", path_));
+      }
+    }
+    close(fd);
+    return engine::Status::Ok();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+class ProgressBar {
+ public:
+  ProgressBar(bool enabled, const std::string& path) : enabled_(enabled) {
+    if (enabled_) {
+      std::error_code ec;
+      uintmax_t size = std::filesystem::file_size(path, ec);
+      file_size_ = ec ? 0 : static_cast<int64_t>(size);
+    }
+  }
+  void Show(int64_t file_bytes, int64_t events, TimeMicros now, bool final) {
+    if (!enabled_) {
+      return;
+    }
+    auto wall = std::chrono::steady_clock::now();
+    if (!final && wall - last_ < std::chrono::milliseconds(500)) {
+      return;
+    }
+    last_ = wall;
+    double seconds = std::chrono::duration<double>(wall - start_).count();
+    double rate = seconds > 0 ? static_cast<double>(events) / seconds : 0;
+    double fraction =
+        file_size_ > 0 ? static_cast<double>(file_bytes) / static_cast<double>(file_size_) : 0;
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : 0;
+    constexpr int kWidth = 30;
+    int filled = static_cast<int>(fraction * kWidth);
+    std::fprintf(stderr, "\r[%-*s] %3.0f%%  %lld events  %.0f ev/s  ETA %.0fs  virtual %s ", kWidth,
+                 std::string(static_cast<size_t>(filled), '#').c_str(), fraction * 100,
+                 static_cast<long long>(events), rate, eta, FormatRfc3339(now).c_str());
+    if (final) {
+      std::fprintf(stderr, "\n");
+    }
+  }
+
+ private:
+  bool enabled_;
+  int64_t file_size_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = start_;
+};
+
+// What one shard made of one routed event.
+struct Outcome {
+  bool applied = false;
+  EventError error;
+};
+
+}  // namespace
+
+engine::SchedulerOptions ReplaySchedulerOptions(engine::SchedulerOptions options) {
+  options.defer_victim_release = true;
+  return options;
+}
+
+void DecisionLog::Write(std::string_view line) {
+  buffer_.append(line);
+  buffer_.push_back('\n');
+  ++lines_;
+  if (buffer_.size() > (size_t{1} << 20)) {
+    Flush();
+  }
+}
+
+void DecisionLog::Flush() {
+  if (out_ != nullptr && !buffer_.empty()) {
+    std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+  }
+  buffer_.clear();
+}
+
+bool ModelCouplesShards(const SimulatorOptions& options, const engine::ClusterSpec& manifests) {
+  const ControlPlaneModel& cp = options.control_plane;
+  bool shared_control_plane =
+      cp.enabled && (cp.cycle_duration > 0 || cp.max_admissions_per_second > 0);
+  return shared_control_plane || manifests.configuration.wait_for_pods_ready.block_admission;
+}
+
+struct Simulator::Impl {
+  Impl(const LoadResult& m, const SimulatorOptions& o, DecisionLog* l)
+      : manifests(m), options(o), log(l) {}
+
+  const LoadResult& manifests;
+  SimulatorOptions options;
+  DecisionLog* log;
+  std::unique_ptr<ShardedReplay> engine;
+
+  // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
+  template <typename F>
+  void ForEachShard(tbb::task_arena& arena, F&& f) {
+    ParallelFor(arena, static_cast<size_t>(engine->num_shards()), 1, [&](size_t, size_t k) {
+      engine->With(static_cast<int>(k), [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
+    });
+  }
+
+  // Writes the shards' decision lines older than `before`, merged by (time, shard, order in the
+  // shard). Every shard has been advanced to `before`: nothing older can come any more.
+  void FlushLines(TimeMicros before) {
+    if (log == nullptr) {
+      return;
+    }
+    std::vector<ShardLog> taken;
+    taken.reserve(static_cast<size_t>(engine->num_shards()));
+    for (int k = 0; k < engine->num_shards(); ++k) {
+      taken.push_back(
+          engine->With(k, [&](ShardSimulator& s) { return s.log().TakeBefore(before); }));
+    }
+    struct Line {
+      TimeMicros time;
+      uint32_t shard;
+      uint32_t index;
+    };
+    std::vector<Line> order;
+    for (uint32_t k = 0; k < taken.size(); ++k) {
+      for (uint32_t i = 0; i < taken[k].size(); ++i) {
+        order.push_back({taken[k].Time(i), k, i});
+      }
+    }
+    // Pushed shard by shard, each in order: a stable sort by time gives (time, shard, index).
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Line& a, const Line& b) { return a.time < b.time; });
+    for (const Line& l : order) {
+      log->Write(taken[l.shard].Line(l.index));
+    }
+  }
+
+  engine::StatusOr<bool> Run(const std::string& path, ReplayReport& report);
+};
+
+Simulator::Simulator(const LoadResult& manifests, const SimulatorOptions& options, DecisionLog* log)
+    : impl_(std::make_unique<Impl>(manifests, options, log)) {}
+
+Simulator::~Simulator() = default;
+
+int Simulator::num_shards() const {
+  return impl_->engine ? impl_->engine->num_shards() : 0;
+}
+
+int64_t Simulator::live_workloads() const {
+  int64_t live = 0;
+  for (int k = 0; k < num_shards(); ++k) {
+    live += impl_->engine->With(k, [](ShardSimulator& s) { return s.live_workloads(); });
+  }
+  return live;
+}
+
+engine::StatusOr<bool> Simulator::Run(const std::string& events_path, ReplayReport& report) {
+  SpooledStdin spool;
+  std::string path = events_path;
+  if (events_path == "-") {
+    if (engine::Status s = spool.Spool(); !s.ok()) {
+      return s;
+    }
+    path = spool.path();
+  }
+  engine::StatusOr<bool> completed = impl_->Run(path, report);
+  report.events_file = events_path;
+  return completed;
+}
+
+engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayReport& report) {
+  auto wall_start = std::chrono::steady_clock::now();
+  // More threads than cores is allowed (the determinism tests oversubscribe on purpose): TBB
+  // caps its workers at the core count unless told otherwise.
+  std::optional<tbb::global_control> oversubscribe;
+  if (options.threads > tbb::info::default_concurrency()) {
+    oversubscribe.emplace(tbb::global_control::max_allowed_parallelism,
+                          static_cast<size_t>(options.threads));
+  }
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+
+  // Pass 1: which trees the trace ever ties together.
+  bool single = ModelCouplesShards(options, manifests.spec);
+  engine::ShardPlanner planner;
+  planner.AddManifests(manifests.spec);
+  std::vector<ParsedLine> lines;
+  if (!single) {
+    ParallelEventReader scan(arena, options.batch_lines);
+    if (engine::Status s = scan.Open(path); !s.ok()) {
+      return s;
+    }
+    while (scan.NextBatch(lines)) {
+      for (const ParsedLine& l : lines) {
+        if (l.result == ReadResult::kEvent) {
+          PlanEvent(planner, l.event);
+        }
+      }
+    }
+  }
+  engine =
+      std::make_unique<ShardedReplay>(manifests, planner.Build(single), options, log != nullptr);
+  const int n = engine->num_shards();
+  const engine::ShardPlan& plan = engine->plan();
+  // Heads of a large cycle are nominated on the same threads as the shards (nested loops).
+  ArenaLoop nomination_loop(arena);
+  struct LoopGuard {
+    ShardedReplay& engine;
+    ~LoopGuard() {
+      for (int k = 0; k < engine.num_shards(); ++k) {
+        engine.With(k, [](ShardSimulator& s) { s.SetNominationLoop(nullptr, 0); });
+      }
+    }
+  } loop_guard{*engine};
+  for (int k = 0; k < n; ++k) {
+    engine->With(k, [&](ShardSimulator& s) {
+      s.SetNominationLoop(&nomination_loop, options.parallel_nomination_min_heads);
+    });
+  }
+
+  // Pass 2: the replay. --strict reads one line at a time: nothing after the first rejected
+  // line may be applied.
+  ParallelEventReader reader(arena, options.strict ? 1 : options.batch_lines);
+  if (engine::Status s = reader.Open(path); !s.ok()) {
+    return s;
+  }
+  ProgressBar progress(options.progress && path != "-", path);
+  auto reject = [&](const EventError& e) {
+    ++report.events_rejected;
+    ++report.rejected_by_reason[ToString(e.reason)];
+    if (report.errors.size() < ReplayReport::kMaxListedErrors) {
+      report.errors.push_back(e.ToString());
+    } else {
+      ++report.errors_not_listed;
+    }
+  };
+  bool started = false;
+  bool stopped = false;
+  bool done = false;
+  auto start = [&](TimeMicros t) {
+    started = true;
+    ForEachShard(arena, [&](int, ShardSimulator& s) { s.Start(t); });
+  };
+  std::vector<std::vector<size_t>> routed(static_cast<size_t>(n));  // line indices per shard
+  std::vector<std::vector<Outcome>> outcomes(static_cast<size_t>(n));
+  std::vector<int> route;
+  TimeMicros last_time = 0;
+  while (!done && reader.NextBatch(lines)) {
+    size_t used = lines.size();
+    for (size_t i = 0; i < lines.size(); ++i) {
+      const ParsedLine& l = lines[i];
+      if (l.result == ReadResult::kEvent && options.until && l.event.time > *options.until) {
+        report.truncated = true;
+        used = i;
+        done = true;
+        break;
+      }
+    }
+    route.assign(used, 0);
+    bool any_event = false;
+    for (auto& r : routed) {
+      r.clear();
+    }
+    for (size_t i = 0; i < used; ++i) {
+      const ParsedLine& l = lines[i];
+      if (l.result != ReadResult::kEvent) {
+        continue;
+      }
+      if (!started) {
+        start(l.event.time);
+      }
+      any_event = true;
+      last_time = l.event.time;
+      route[i] = RouteEvent(plan, l.event);
+      if (route[i] == engine::ShardPlan::kEveryShard) {
+        for (auto& r : routed) {
+          r.push_back(i);
+        }
+      } else {
+        routed[static_cast<size_t>(route[i])].push_back(i);
+      }
+    }
+    if (any_event) {
+      // Shards replay their events in parallel, then run what is due up to the batch's last
+      // instant, so that the lines older than it are final.
+      ForEachShard(arena, [&](int k, ShardSimulator& s) {
+        const std::vector<size_t>& mine = routed[static_cast<size_t>(k)];
+        std::vector<Outcome>& out = outcomes[static_cast<size_t>(k)];
+        out.assign(mine.size(), Outcome{});
+        for (size_t j = 0; j < mine.size(); ++j) {
+          size_t i = mine[j];
+          if (route[i] == engine::ShardPlan::kEveryShard) {
+            TraceEvent copy = lines[i].event;  // shards must not share a mutable event
+            out[j].applied = s.Apply(copy, out[j].error);
+          } else {
+            out[j].applied = s.Apply(lines[i].event, out[j].error);
+          }
+        }
+        s.AdvanceTo(last_time);
+      });
+    }
+    // The counters and errors, in file order.
+    std::vector<size_t> cursor(static_cast<size_t>(n), 0);
+    for (size_t i = 0; i < used && !stopped; ++i) {
+      const ParsedLine& l = lines[i];
+      ++report.events_read;
+      if (l.result == ReadResult::kError) {
+        reject(l.error);
+        stopped = options.strict;
+        continue;
+      }
+      bool applied = false;
+      EventError error;
+      if (route[i] == engine::ShardPlan::kEveryShard) {
+        for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
+          Outcome& o = outcomes[k][cursor[k]++];
+          applied = applied || o.applied;
+          if (k == 0) {
+            error = o.error;
+          }
+        }
+      } else {
+        size_t k = static_cast<size_t>(route[i]);
+        Outcome& o = outcomes[k][cursor[k]++];
+        applied = o.applied;
+        error = o.error;
+      }
+      if (applied) {
+        ++report.events_applied;
+      } else {
+        error.file = path;
+        error.line = l.event.line;
+        reject(error);
+        stopped = options.strict;
+      }
+    }
+    if (any_event) {
+      FlushLines(last_time);
+    }
+    progress.Show(reader.file_bytes_read(), report.events_read, last_time, false);
+    if (stopped) {
+      break;
+    }
+  }
+  if (!started) {
+    TimeMicros t = 0;
+    for (int k = 0; k < n; ++k) {
+      t = std::max(t, engine->With(k, [](ShardSimulator& s) { return s.manifests_time(); }));
+    }
+    start(t);
+  }
+  if (!stopped) {
+    ForEachShard(arena, [&](int, ShardSimulator& s) {
+      s.AdvanceTo(options.until.value_or(kNever));
+      if (options.until) {
+        s.SetNow(*options.until);
+      }
+    });
+  }
+  FlushLines(kNever);
+  progress.Show(reader.file_bytes_read(), report.events_read, last_time, true);
+
+  // One end for every shard: the last instant anything changed anywhere (or --until).
+  TimeMicros end = std::numeric_limits<TimeMicros>::min();
+  for (int k = 0; k < n; ++k) {
+    end = std::max(end, engine->With(k, [&](ShardSimulator& s) {
+      return options.until && !stopped ? s.now() : s.last_change();
+    }));
+  }
+  std::vector<ReplayReport> parts(static_cast<size_t>(n));
+  std::vector<RawWaits> waits(static_cast<size_t>(n));
+  ForEachShard(arena, [&](int k, ShardSimulator& s) {
+    s.Finish(end, parts[static_cast<size_t>(k)], waits[static_cast<size_t>(k)]);
+  });
+  MergeShardReports(parts, waits, report);
+
+  report.shards = n;
+  report.timings = options.timings;
+  const ControlPlaneModel& cp = options.control_plane;
+  report.mode = cp.enabled ? "control-plane" : "policy-only";
+  if (cp.enabled) {
+    report.model["admitToRunning"] = FormatDuration(cp.admit_to_running);
+    report.model["finishToRelease"] = FormatDuration(cp.finish_to_release);
+    report.model["cycleDuration"] = FormatDuration(cp.cycle_duration);
+    report.model["maxAdmissionsPerSecond"] = fmt::format("{}", cp.max_admissions_per_second);
+  }
+  report.model["podsReadyDelay"] = FormatDuration(options.pods_ready_delay);
+  report.model["admissionCheckDelay"] = FormatDuration(options.admission_check_delay);
+  report.model["flavorScanReset"] =
+      options.scheduler.cohort_generation_resets_scan ? "clusterQueueAndCohorts" : "clusterQueue";
+  std::vector<int64_t> buckets;
+  for (int k = 0; k < n; ++k) {
+    engine->With(k, [&](ShardSimulator& s) {
+      report.decisions += s.decisions();
+      const std::vector<int64_t>& b = s.latency_buckets();
+      buckets.resize(std::max(buckets.size(), b.size()), 0);
+      for (size_t i = 0; i < b.size(); ++i) {
+        buckets[i] += b[i];
+      }
+    });
+  }
+  int64_t total = 0;
+  for (size_t i = 0; i < buckets.size(); ++i) {
+    if (buckets[i] > 0) {
+      report.decision_latency.push_back({int64_t{1} << i, buckets[i]});
+      total += buckets[i];
+    }
+  }
+  auto quantile = [&](double q) {
+    int64_t rank = static_cast<int64_t>(std::ceil(q * static_cast<double>(total)));
+    int64_t seen = 0;
+    for (const LatencyBucket& b : report.decision_latency) {
+      seen += b.count;
+      if (seen >= rank) {
+        return static_cast<double>(b.upper_ns);
+      }
+    }
+    return 0.0;
+  };
+  if (options.timings) {
+    double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    report.wall_seconds = wall;
+    report.threads = arena.max_concurrency();
+    report.events_per_second = wall > 0 ? static_cast<double>(report.events_read) / wall : 0;
+    report.decision_latency_p50_ns = quantile(0.5);
+    report.decision_latency_p99_ns = quantile(0.99);
+    report.peak_rss_bytes = PeakRssBytes();
+  } else {
+    report.decision_latency.clear();
+  }
+  if (log != nullptr) {
+    log->Flush();
+  }
+  return !stopped;
+}
+
+}  // namespace replay

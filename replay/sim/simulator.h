@@ -1,0 +1,116 @@
+// File: replay/sim/simulator.h
+//
+// The replay (docs/replay.md): trace events (replay/io/event_reader.h) drive the engine on a
+// virtual clock, shard by shard (engine/shard/shard_plan.h, replay/sim/shard_simulator.h), in
+// parallel.
+//
+// The trace is read twice: once to plan the shards (which Cohort trees are ever tied together),
+// then to replay. Each pass reads batches of lines and parses them with several threads
+// (replay/io/parallel_reader.h). Each batch's events are routed to their shards; shards replay
+// their events in parallel, each under its own lock (engine/shard/sharded_engine.h), then every
+// shard is advanced to the batch's last instant, and the decision lines older than that instant are
+// written out merged by (time, shard, order within the shard). At the end the shards'
+// measurements are merged into one report.
+//
+// Determinism: a shard's replay depends only on its own events, and everything is merged in a
+// fixed order, so the same input gives the same decisions and report, byte for byte, whatever
+// the number of threads (only the wall-clock section of the report differs).
+//
+// Without a control-plane model the figures are "policy-only": admission, pod start, eviction
+// and quota release are instantaneous, cycles take no time. ControlPlaneModel adds latencies.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/base/status.h"
+#include "engine/scheduler.h"
+#include "replay/io/manifest_loader.h"
+#include "replay/sim/replay_report.h"
+
+namespace replay {
+
+// Latencies of a real Kueue deployment the policy alone does not have. All microseconds.
+struct ControlPlaneModel {
+  bool enabled = false;
+  int64_t admit_to_running = 0;   // Admitted → pods running (job unsuspended, pods scheduled)
+  int64_t finish_to_release = 0;  // pods finished or evicted → quota released
+  double max_admissions_per_second = 0;  // 0 = no cap; else cycles are spaced to respect it
+  int64_t cycle_duration = 0;            // virtual time one scheduling cycle takes
+};
+
+struct SimulatorOptions {
+  engine::SchedulerOptions scheduler;
+  ControlPlaneModel control_plane;
+  int64_t pods_ready_delay = 0;       // default `podsReadyAfter` of a workload
+  int64_t admission_check_delay = 0;  // time for all admission checks of a workload to be Ready
+  std::optional<int64_t> until;       // stop the clock here (events after it are not read)
+  bool strict = false;                // stop at the first rejected event
+  bool timings = true;                // measure wall-clock engine cost
+  bool progress = false;              // progress bar on stderr
+  int threads = 0;                    // worker threads; 0 = one per core
+  size_t batch_lines = 8192;          // lines read and parsed per batch
+  // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);
+  // 0 = never. Decisions do not depend on it.
+  size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;
+};
+
+// Writes decisions.jsonl (docs/replay.md): one JSON object per line, keys sorted.
+class DecisionLog {
+ public:
+  explicit DecisionLog(std::FILE* out) : out_(out) {}
+  ~DecisionLog() { Flush(); }
+  DecisionLog(const DecisionLog&) = delete;
+  DecisionLog& operator=(const DecisionLog&) = delete;
+  DecisionLog(DecisionLog&&) = delete;
+  DecisionLog& operator=(DecisionLog&&) = delete;
+
+  void Write(std::string_view line);  // without newline
+  void Flush();
+  int64_t lines() const { return lines_; }
+
+ private:
+  std::FILE* out_;
+  std::string buffer_;
+  int64_t lines_ = 0;
+};
+
+// Whether a model ties every Cohort tree to every other, so that the replay must be one shard:
+// the control plane's cycle duration and admission rate are shared by all trees, and
+// WaitForPodsReady's blockAdmission stops admission everywhere while any workload is not ready.
+bool ModelCouplesShards(const SimulatorOptions& options, const engine::ClusterSpec& manifests);
+
+class Simulator {
+ public:
+  // `manifests` loaded without errors; options.scheduler must have defer_victim_release set
+  // (ReplaySchedulerOptions). `log` may be null (no decision lines).
+  Simulator(const LoadResult& manifests, const SimulatorOptions& options, DecisionLog* log);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+  Simulator(Simulator&&) = delete;
+  Simulator& operator=(Simulator&&) = delete;
+
+  // Replays every event of the trace at `events_path` ("-": standard input, spooled to a
+  // temporary file since it is read twice) and then everything that follows (until `until` or
+  // until nothing is left to happen). Returns false when --strict stopped at an error (`report`
+  // still describes what was replayed); an error status when the trace cannot be opened.
+  engine::StatusOr<bool> Run(const std::string& events_path, ReplayReport& report);
+
+  // After Run: the shards and the workloads still held (memory follows these, not the trace).
+  int num_shards() const;
+  int64_t live_workloads() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The scheduler options a replay needs on top of the user's.
+engine::SchedulerOptions ReplaySchedulerOptions(engine::SchedulerOptions options);
+
+}  // namespace replay

@@ -1,0 +1,374 @@
+// The parallel replay (docs/replay.md, "Parallel replay"): shards are the Cohort trees the whole
+// trace ever ties together; the output does not depend on the number of threads nor on the size
+// of the batches the trace is read in; a shard replays exactly as its tree would alone. Run under
+// TSan in CI (scripts/test --tsan).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "replay/io/manifest_loader.h"
+#include "replay/io/time_parse.h"
+#include "replay/report/report_writers.h"
+#include "replay/sim/sharded_replay.h"
+#include "replay/sim/simulator.h"
+
+namespace replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kT0 = 1767225600LL * 1'000'000;  // 2026-01-01T00:00:00Z
+
+std::string At(double seconds) {
+  return FormatRfc3339(kT0 + static_cast<int64_t>(seconds * 1e6));
+}
+
+// A ClusterQueue `name` in `cohort` (none if empty) with `cpu` nominal cpu, reclaiming and
+// preempting by priority within its cohort, borrowing without limit.
+std::string ClusterQueueYaml(const std::string& name, const std::string& cohort, int cpu) {
+  return fmt::format(R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: {0}}}
+spec:
+  {1}
+  namespaceSelector: {{}}
+  preemption: {{reclaimWithinCohort: Any, withinClusterQueue: LowerPriority}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {{name: cpu, nominalQuota: {2}}}
+)",
+                     name, cohort.empty() ? "" : "cohortName: " + cohort, cpu);
+}
+
+std::string CohortYaml(const std::string& name, const std::string& parent) {
+  return fmt::format(R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {{name: {0}}}
+spec: {{{1}}}
+)",
+                     name, parent.empty() ? "" : "parentName: " + parent);
+}
+
+std::string LocalQueueYaml(const std::string& ns, const std::string& name, const std::string& cq) {
+  return fmt::format(R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: {1}, namespace: {0}}}
+spec: {{clusterQueue: {2}}}
+)",
+                     ns, name, cq);
+}
+
+std::string FlavorYaml() {
+  return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n";
+}
+
+// Tree k: root-k ← mid-k ← cq-k-a (4 cpu); root-k ← cq-k-b (2 cpu); LocalQueues ns-k/a, ns-k/b.
+std::string TreeYaml(int k) {
+  std::string root = fmt::format("root-{}", k);
+  std::string mid = fmt::format("mid-{}", k);
+  return CohortYaml(root, "") + CohortYaml(mid, root)
+         + ClusterQueueYaml(fmt::format("cq-{}-a", k), mid, 4)
+         + ClusterQueueYaml(fmt::format("cq-{}-b", k), root, 2)
+         + LocalQueueYaml(fmt::format("ns-{}", k), "a", fmt::format("cq-{}-a", k))
+         + LocalQueueYaml(fmt::format("ns-{}", k), "b", fmt::format("cq-{}-b", k));
+}
+
+std::string WorkloadJson(const std::string& ns, const std::string& name, const std::string& queue,
+                         int cpu, int priority) {
+  return fmt::format(
+      R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{{"name":"{1}","namespace":"{0}"}},"spec":{{"queueName":"{2}","priority":{4},"podSets":[{{"name":"main","count":1,"template":{{"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"cpu":"{3}"}}}}}}]}}}}}}]}}}})",
+      ns, name, queue, cpu, priority);
+}
+
+// A deterministic stream of small numbers (no <random>: its distributions differ by library).
+struct Lcg {
+  uint64_t state;
+  uint32_t Next(uint32_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>((state >> 33) % bound);
+  }
+};
+
+struct Trace {
+  std::string manifests;
+  std::vector<std::string> events;
+};
+
+// `trees` trees plus a ClusterQueue without a cohort ("solo"); `per_tree` workloads per tree,
+// congested enough to preempt. With `ties`: at 40% of the trace root-1 becomes a child of root-0
+// (one shard from the start), a quota edit and a ResourceFlavor event (sent to every shard);
+// pending workloads are deleted now and then (DELETED names no queue: sent to every shard).
+Trace ManyTrees(int trees, int per_tree, bool ties) {
+  Trace t;
+  t.manifests = FlavorYaml();
+  for (int k = 0; k < trees; ++k) {
+    t.manifests += TreeYaml(k);
+  }
+  t.manifests += ClusterQueueYaml("solo", "", 3) + LocalQueueYaml("ns-solo", "q", "solo");
+  Lcg rng{42};
+  int total = trees * per_tree;
+  std::vector<std::string> namespaces;
+  for (int i = 0; i < total; ++i) {
+    double time = i * 2.0;
+    int k = static_cast<int>(rng.Next(static_cast<uint32_t>(trees + 1)));
+    std::string ns = k == trees ? "ns-solo" : fmt::format("ns-{}", k);
+    std::string queue = k == trees ? "q" : (rng.Next(2) == 0 ? "a" : "b");
+    std::string name = fmt::format("wl-{}", i);
+    namespaces.push_back(ns);
+    int cpu = 1 + static_cast<int>(rng.Next(3));
+    int priority = static_cast<int>(rng.Next(3)) * 10;
+    int runtime = 20 + static_cast<int>(rng.Next(200));
+    t.events.push_back(fmt::format(R"({{"type":"ADDED","time":"{}","runtime":"{}s","object":{}}})",
+                                   At(time), runtime,
+                                   WorkloadJson(ns, name, queue, cpu, priority)));
+    if (ties && i % 17 == 5) {
+      // Deletes an earlier workload: pending, running, or already finished (then the event is
+      // rejected as naming an unknown workload, once, whatever the shards).
+      t.events.push_back(fmt::format(
+          R"({{"type":"DELETED","time":"{}","object":{{"kind":"Workload","metadata":{{"name":"wl-{}","namespace":"{}"}}}}}})",
+          At(time), i - 3, namespaces[static_cast<size_t>(i - 3)]));
+    }
+    if (ties && i == total * 2 / 5) {
+      t.events.push_back(fmt::format(
+          R"({{"type":"MODIFIED","time":"{}","object":{{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Cohort","metadata":{{"name":"root-1"}},"spec":{{"parentName":"root-0"}}}}}})",
+          At(time)));
+      t.events.push_back(fmt::format(
+          R"({{"type":"ADDED","time":"{}","object":{{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ResourceFlavor","metadata":{{"name":"spare"}}}}}})",
+          At(time)));
+    }
+    if (ties && i == total / 2) {
+      t.events.push_back(fmt::format(
+          R"({{"type":"MODIFIED","time":"{}","object":{{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{{"name":"cq-2-a"}},"spec":{{"cohortName":"mid-2","namespaceSelector":{{}},"resourceGroups":[{{"coveredResources":["cpu"],"flavors":[{{"name":"default","resources":[{{"name":"cpu","nominalQuota":8}}]}}]}}]}}}}}})",
+          At(time)));
+    }
+  }
+  return t;
+}
+
+// One tree, five levels deep, a ClusterQueue at every level.
+Trace DeepTree(int workloads) {
+  Trace t;
+  t.manifests = FlavorYaml();
+  std::string parent;
+  for (int level = 0; level < 5; ++level) {
+    std::string cohort = fmt::format("level-{}", level);
+    t.manifests += CohortYaml(cohort, parent);
+    t.manifests += ClusterQueueYaml(fmt::format("cq-{}", level), cohort, 2 + level);
+    t.manifests += LocalQueueYaml(fmt::format("ns-{}", level), "q", fmt::format("cq-{}", level));
+    parent = cohort;
+  }
+  Lcg rng{7};
+  for (int i = 0; i < workloads; ++i) {
+    int level = static_cast<int>(rng.Next(5));
+    t.events.push_back(fmt::format(
+        R"({{"type":"ADDED","time":"{}","runtime":"{}s","object":{}}})", At(i * 1.5),
+        30 + rng.Next(150),
+        WorkloadJson(fmt::format("ns-{}", level), fmt::format("wl-{}", i), "q",
+                     1 + static_cast<int>(rng.Next(4)), static_cast<int>(rng.Next(4)) * 10)));
+  }
+  return t;
+}
+
+struct ReplayRun {
+  std::string decisions;
+  std::string report_json;
+  ReplayReport report;
+  int shards = 0;
+};
+
+class ParallelReplayTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path()
+           / fmt::format("tally-par-{}-{}", ::getpid(),
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  ReplayRun Replay(const Trace& trace, int threads, size_t batch_lines) {
+    fs::path manifests = dir_ / "manifests.yaml";
+    fs::path events = dir_ / "events.jsonl";
+    std::ofstream(manifests) << trace.manifests;
+    {
+      std::ofstream out(events);
+      for (const std::string& e : trace.events) {
+        out << e << "\n";
+      }
+    }
+    LoadResult load = LoadManifestFiles({manifests.string()});
+    EXPECT_TRUE(load.ok()) << (load.errors.empty() ? "" : load.errors[0].message);
+    SimulatorOptions options;
+    options.scheduler = ReplaySchedulerOptions(options.scheduler);
+    options.timings = false;
+    options.threads = threads;
+    options.batch_lines = batch_lines;
+    options.parallel_nomination_min_heads = 2;  // nested parallel nomination whenever it can
+    ReplayRun run;
+    char* buffer = nullptr;
+    size_t size = 0;
+    std::FILE* mem = open_memstream(&buffer, &size);
+    {
+      DecisionLog log(mem);
+      Simulator sim(load, options, &log);
+      engine::StatusOr<bool> ok = sim.Run(events.string(), run.report);
+      EXPECT_TRUE(ok.ok() && *ok);
+      run.shards = sim.num_shards();
+    }
+    std::fclose(mem);
+    run.decisions.assign(buffer, size);
+    std::free(buffer);
+    run.report.events_file = "events.jsonl";  // the temporary directory differs per test
+    run.report.manifest_files = {"manifests.yaml"};
+    run.report_json = FormatReportJson(run.report);
+    return run;
+  }
+
+  fs::path dir_;
+};
+
+// The lines of a decisions log that belong to namespace `ns`.
+std::vector<std::string> LinesOf(const std::string& decisions, const std::string& ns) {
+  std::vector<std::string> out;
+  std::istringstream in(decisions);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(fmt::format(R"("workload":"{}/)", ns)) != std::string::npos) {
+      out.push_back(line);
+    }
+  }
+  return out;
+}
+
+TEST_F(ParallelReplayTest, ManyShardsGiveTheSameBytesWithAnyThreadCountAndBatchSize) {
+  Trace trace = ManyTrees(12, 60, /*ties=*/true);
+  ReplayRun first = Replay(trace, 1, 8192);
+  // 12 trees + solo, and root-1 joins root-0 mid-trace: 12 shards.
+  EXPECT_EQ(first.shards, 12);
+  EXPECT_EQ(first.report.shards, 12);
+  EXPECT_GT(first.report.preemptions, 0);
+  EXPECT_GT(first.report.deleted, 0);
+  EXPECT_EQ(first.report.events_read, static_cast<int64_t>(trace.events.size()));
+  EXPECT_EQ(first.report.events_read, first.report.events_applied + first.report.events_rejected);
+  EXPECT_EQ(first.report.events_rejected, first.report.rejected_by_reason["unknownWorkload"]);
+  for (auto [threads, batch] : {std::pair<int, size_t>{2, 8192}, {8, 8192}, {2, 7}, {8, 1}}) {
+    ReplayRun other = Replay(trace, threads, batch);
+    EXPECT_EQ(other.decisions, first.decisions) << threads << " threads, batches of " << batch;
+    EXPECT_EQ(other.report_json, first.report_json) << threads << " threads, batches of " << batch;
+  }
+}
+
+TEST_F(ParallelReplayTest, SingleDeepTreeGivesTheSameBytesWithAnyThreadCount) {
+  Trace trace = DeepTree(600);
+  ReplayRun first = Replay(trace, 1, 8192);
+  EXPECT_EQ(first.shards, 1);
+  EXPECT_GT(first.report.admissions, 0);
+  for (auto [threads, batch] : {std::pair<int, size_t>{2, 8192}, {8, 8192}, {8, 3}}) {
+    ReplayRun other = Replay(trace, threads, batch);
+    EXPECT_EQ(other.decisions, first.decisions) << threads << " threads, batches of " << batch;
+    EXPECT_EQ(other.report_json, first.report_json) << threads << " threads, batches of " << batch;
+  }
+}
+
+TEST_F(ParallelReplayTest, AShardReplaysExactlyAsItsTreeAlone) {
+  Trace all = ManyTrees(6, 80, /*ties=*/false);
+  ReplayRun together = Replay(all, 2, 64);
+  EXPECT_EQ(together.shards, 7);
+  // Tree 3 alone: its manifests and its events only.
+  Trace alone;
+  alone.manifests = FlavorYaml() + TreeYaml(3);
+  for (const std::string& e : all.events) {
+    if (e.find(R"("namespace":"ns-3")") != std::string::npos) {
+      alone.events.push_back(e);
+    }
+  }
+  ASSERT_GT(alone.events.size(), 20u);
+  ReplayRun single = Replay(alone, 1, 8192);
+  std::vector<std::string> expected = LinesOf(single.decisions, "ns-3");
+  EXPECT_GT(expected.size(), alone.events.size());
+  EXPECT_EQ(LinesOf(together.decisions, "ns-3"), expected);
+}
+
+TEST_F(ParallelReplayTest, DecisionLinesAreInTimeOrder) {
+  ReplayRun run = Replay(ManyTrees(8, 40, /*ties=*/true), 2, 5);
+  std::istringstream in(run.decisions);
+  std::string previous;
+  int lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    size_t at = line.find(R"("time":")");
+    ASSERT_NE(at, std::string::npos) << line;
+    std::string time = line.substr(at + 8, line.find('"', at + 8) - at - 8);
+    EXPECT_LE(ParseRfc3339(previous.empty() ? time : previous).value(), ParseRfc3339(time).value())
+        << line;
+    previous = time;
+  }
+  EXPECT_GT(lines, 300);
+}
+
+TEST(ShardPlanTest, TreesTiedAnywhereInTheTraceShareAShard) {
+  LoadResult load = LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1) + TreeYaml(2)
+                                           + ClusterQueueYaml("solo", "", 1)
+                                           + LocalQueueYaml("ns-2", "c", "solo"),
+                                       "m.yaml");
+  ASSERT_TRUE(load.ok());
+  engine::ShardPlanner planner;
+  planner.AddManifests(load.spec);
+  EXPECT_EQ(planner.Build(false).num_shards(), 4);
+  EXPECT_EQ(planner.Build(true).num_shards(), 1);
+  // A workload seen in two queues of different trees (its queue changed) ties them.
+  TraceEvent moved;
+  moved.kind = "Workload";
+  moved.name = "ns-2/w";
+  engine::WorkloadSpec w;
+  w.name_space = "ns-2";
+  w.name = "w";
+  w.queue_name = "a";
+  moved.object.workloads.push_back(w);
+  PlanEvent(planner, moved);
+  moved.object.workloads[0].queue_name = "c";
+  PlanEvent(planner, moved);
+  engine::ShardPlan plan = planner.Build(false);
+  EXPECT_EQ(plan.num_shards(), 3);
+  EXPECT_EQ(plan.labels(), (std::vector<std::string>{"ClusterQueue/cq-0-a", "ClusterQueue/cq-1-a",
+                                                     "ClusterQueue/cq-2-a"}));
+  // Routing: config kinds of a tree go to its shard; kinds of no tree and DELETED workloads
+  // go everywhere.
+  TraceEvent cq;
+  cq.kind = "ClusterQueue";
+  cq.name = "cq-1-b";
+  EXPECT_EQ(RouteEvent(plan, cq), 1);
+  TraceEvent flavor;
+  flavor.kind = "ResourceFlavor";
+  flavor.name = "default";
+  EXPECT_EQ(RouteEvent(plan, flavor), engine::ShardPlan::kEveryShard);
+  TraceEvent deleted;
+  deleted.kind = "Workload";
+  deleted.type = EventType::kDeleted;
+  deleted.name = "ns-0/w";
+  EXPECT_EQ(RouteEvent(plan, deleted), engine::ShardPlan::kEveryShard);
+  // The manifests of shard 1 are tree 1's and the flavor.
+  engine::ClusterSpec part = plan.ManifestsFor(1, load.spec);
+  EXPECT_EQ(part.cluster_queues.size(), 2u);
+  EXPECT_EQ(part.cohorts.size(), 2u);
+  EXPECT_EQ(part.local_queues.size(), 2u);
+  EXPECT_EQ(part.flavors.size(), 1u);
+}
+
+}  // namespace
+}  // namespace replay

@@ -1,0 +1,485 @@
+// The replay simulator end to end (docs/replay.md, kueue-semantics.md §5.2, §9.1, §9.2): small
+// manifests and traces written as a user would, replayed on the virtual clock; assertions on the
+// decisions log and the report. Bad input: every error kind names file, line and field, and the
+// counters reconcile.
+#include "replay/sim/simulator.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "replay/io/event_reader.h"
+#include "replay/io/time_parse.h"
+#include "replay/report/report_writers.h"
+#include "replay/sim/cluster_state.h"
+#include "test/testing/replay_harness.h"
+
+namespace replay {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Added;
+using testing::At;
+using testing::Event;
+using testing::kT0;
+using testing::Manifests;
+using testing::Outcome;
+using testing::TimeField;
+using testing::WorkloadJson;
+
+class SimulatorTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& name, const std::string& text) {
+    return harness_.Write(name, text);
+  }
+  Outcome Replay(const std::string& manifests, const std::vector<std::string>& lines,
+                 SimulatorOptions options = {}, const std::string& events_name = "events.jsonl") {
+    return harness_.Replay(manifests, lines, options, events_name);
+  }
+  Outcome ReplayFiles(const std::string& manifests_path, const std::string& events_path,
+                      SimulatorOptions options) {
+    return harness_.ReplayFiles(manifests_path, events_path, options);
+  }
+
+  testing::ReplayHarness harness_;
+  const fs::path& dir_ = harness_.dir();
+};
+
+// --- Lifecycle -------------------------------------------------------------------------------
+
+TEST_F(SimulatorTest, CompletionFreesQuotaAndInadmissibleRequeueWaitsOneSecond) {
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("first", "4"), "10s"),
+                                         Added(1, WorkloadJson("second", "4"), "5s"),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/first", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/first", TimeField(10)}));
+  // NoFit put `second` in the inadmissible set; the finish at 10 s requeues it after Kueue's
+  // 1 s batch period.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/second", TimeField(11)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/second", TimeField(16)}));
+  EXPECT_EQ(o.report.workloads_admitted, 2);
+  EXPECT_EQ(o.report.finished, 2);
+  EXPECT_EQ(o.report.wait_overall.max, 10.0);
+  EXPECT_EQ(o.report.end_time, kT0 + 16'000'000);
+  EXPECT_EQ(o.live_workloads, 0u) << "finished workloads are forgotten (bounded memory)";
+}
+
+TEST_F(SimulatorTest, WorkloadWithoutRuntimeRunsUntilFinishedByModified) {
+  std::string finished =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"nb","namespace":"ns"},"spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"4"}}}]}}}]},"status":{"conditions":[{"type":"Finished","status":"True","reason":"Succeeded","message":"done","lastTransitionTime":"2026-01-01T01:00:00Z"}]}})";
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("nb", "4")),
+                                         Added(5, WorkloadJson("next", "4"), "1m"),
+                                         Event("MODIFIED", 3600, finished),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/nb", TimeField(3600)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/next", TimeField(3601)}));
+  EXPECT_EQ(o.report.finished, 2);
+}
+
+TEST_F(SimulatorTest, DeletingARunningWorkloadFreesItsQuota) {
+  std::string deleted =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"a","namespace":"ns"}})";
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("a", "4"), "1h"),
+                                         Added(1, WorkloadJson("b", "4"), "1m"),
+                                         Event("DELETED", 30, deleted),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Deleted")", "ns/a", TimeField(30)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(31)}));
+  EXPECT_FALSE(o.Has({R"("type":"Finished")", "ns/a"}));
+  EXPECT_EQ(o.report.deleted, 1);
+}
+
+TEST_F(SimulatorTest, DeactivationEvictsAndReactivationRequeues) {
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, WorkloadJson("a", "4"), "1m"),
+                                         Event("MODIFIED", 10,
+                                               WorkloadJson("a", "4", 0, "lq",
+                                                            /*active=*/false)),
+                                         Event("MODIFIED", 20, WorkloadJson("a", "4")),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Deactivated")", "ns/a", TimeField(10)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a", TimeField(20)}));
+  // Runs its whole runtime again from the re-admission.
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/a", TimeField(80)}));
+  EXPECT_EQ(o.report.admissions, 2);
+  EXPECT_EQ(o.report.workloads_admitted, 1);
+  EXPECT_EQ(o.report.deactivated, 1);
+}
+
+// --- Preemption -------------------------------------------------------------------------------
+
+TEST_F(SimulatorTest, PreemptedWorkloadIsRequeuedAndRunsAgainInFull) {
+  std::string preemption = "  preemption: {withinClusterQueue: LowerPriority}";
+  Outcome o =
+      Replay(Manifests("4", preemption), {
+                                             Added(0, WorkloadJson("low", "4", 0), "100s"),
+                                             Added(5, WorkloadJson("high", "4", 100), "10s"),
+                                         });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Preempted")", "ns/low", R"("preemptor":"ns/high")",
+                     "InClusterQueue", TimeField(5)}));
+  EXPECT_TRUE(o.Has({R"("type":"Requeued")", "ns/low", TimeField(5)}));
+  // Policy-only: the victim's quota is released at once; the preemptor is admitted in the next
+  // cycle at the same instant.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/high", TimeField(5)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/high", TimeField(15)}));
+  // `low` was NoFit behind `high`: re-admitted 1 s after `high` finished, runs 100 s again.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/low", TimeField(16)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/low", TimeField(116)}));
+  EXPECT_EQ(o.report.preemptions, 1);
+  EXPECT_EQ(o.report.evictions_by_reason.at("Preempted"), 1);
+  EXPECT_EQ(o.report.admissions, 3);
+}
+
+TEST_F(SimulatorTest, ControlPlaneLatenciesDelayStartAndRelease) {
+  SimulatorOptions options;
+  options.control_plane.enabled = true;
+  options.control_plane.admit_to_running = 2'000'000;
+  options.control_plane.finish_to_release = 3'000'000;
+  Outcome o = Replay(Manifests("4"),
+                     {
+                         Added(0, WorkloadJson("a", "4"), "10s"),
+                         Added(1, WorkloadJson("b", "4"), "10s"),
+                     },
+                     options);
+  ASSERT_TRUE(o.completed);
+  // Runs from 2 s to 12 s, quota released at 15 s, b requeued after the 1 s batch: 16 s.
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/a", TimeField(15)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(16)}));
+  EXPECT_EQ(o.report.mode, "control-plane");
+}
+
+TEST_F(SimulatorTest, CycleDurationSpacesCycles) {
+  SimulatorOptions options;
+  options.control_plane.enabled = true;
+  options.control_plane.cycle_duration = 500'000;
+  // Two ClusterQueues are not needed: one head per CQ per cycle, so the second workload of the
+  // same CQ is admitted one cycle (0.5 s) later.
+  Outcome o = Replay(Manifests("8"),
+                     {
+                         Added(0, WorkloadJson("a", "4"), "10s"),
+                         Added(0, WorkloadJson("b", "4"), "10s"),
+                     },
+                     options);
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(0.5)}));
+}
+
+// --- WaitForPodsReady and admission checks ------------------------------------------------------
+
+TEST_F(SimulatorTest, PodsReadyTimeoutEvictsWithBackoffThenDeactivatesAtTheLimit) {
+  std::string config = R"(
+---
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+waitForPodsReady:
+  timeout: 1m
+  requeuingStrategy: {backoffLimitCount: 1, backoffBaseSeconds: 60}
+)";
+  Outcome o = Replay(Manifests("4", "", config),
+                     {Added(0, WorkloadJson("slow", "4"), "10s", R"(,"podsReadyAfter":"2m")")});
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Evicted")", "ns/slow", "PodsReadyTimeout", TimeField(60)}));
+  EXPECT_TRUE(o.Has({R"("type":"Requeued")", "ns/slow", At(120)}));
+  // Backoff of 60 s (base x 2^0): back in the queue and admitted at 120 s.
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/slow", TimeField(120)}));
+  // Second timeout exceeds backoffLimitCount 1: deactivated.
+  EXPECT_TRUE(o.Has({R"("type":"Deactivated")", "ns/slow", TimeField(180)}));
+  EXPECT_EQ(o.report.evictions_by_reason.at("PodsReadyTimeout"), 2);
+  EXPECT_EQ(o.report.deactivated, 1);
+}
+
+TEST_F(SimulatorTest, AdmissionChecksHoldQuotaUntilReady) {
+  std::string checks = "  admissionChecksStrategy: {admissionChecks: [{name: prov}]}";
+  std::string check = R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: AdmissionCheck
+metadata: {name: prov}
+spec: {controllerName: example.com/provisioning}
+)";
+  SimulatorOptions options;
+  options.admission_check_delay = 30'000'000;
+  Outcome o =
+      Replay(Manifests("4", checks, check), {Added(0, WorkloadJson("a", "4"), "10s")}, options);
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"QuotaReserved")", "ns/a", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a", TimeField(30)}));
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/a", TimeField(40)}));
+  EXPECT_EQ(o.report.wait_overall.max, 30.0);
+}
+
+// --- Configuration changes ----------------------------------------------------------------------
+
+TEST_F(SimulatorTest, QuotaEditMidTraceAdmitsWhatNowFits) {
+  std::string bigger =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"cq"},"spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":"8"}]}]}]}})";
+  Outcome o = Replay(Manifests("2"), {
+                                         Added(0, WorkloadJson("big", "8"), "1m"),
+                                         Event("MODIFIED", 100, bigger),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/big", TimeField(100)}));
+  EXPECT_EQ(o.report.events_applied, 2);
+  ASSERT_EQ(o.report.usage.size(), 1u);
+  EXPECT_EQ(o.report.usage[0].nominal, 8000);
+}
+
+// --- Bad input ---------------------------------------------------------------------------------
+
+TEST_F(SimulatorTest, EveryKindOfBadLineIsRejectedWithFileLineAndField) {
+  std::vector<std::string> lines = {
+      Added(0, WorkloadJson("ok", "1"), "1m"),                        // 1: applied
+      R"({"type":"ADDED","time":)",                                   // 2: malformed
+      Added(1, WorkloadJson("lost", "1", 0, "no-such-queue"), "1m"),  // 3: unknown queue
+      Added(2, WorkloadJson("bad-cpu", "5Qi"), "1m"),                 // 4: bad quantity
+      Event("MODIFIED", 3, WorkloadJson("ghost", "1")),               // 5: unknown workload
+      Added(1, WorkloadJson("late", "1"), "1m"),                      // 6: time backwards
+      R"({"type":"ADDED","time":"2026-01-01T00:00:05Z","runtme":"1m","object":{}})",  // 7
+      R"({"type":"UPDATED","time":"2026-01-01T00:00:05Z","object":{}})",              // 8: bad type
+      R"({"type":"ADDED","object":{}})",                                              // 9: no time
+      Added(6, WorkloadJson("ok", "1"), "1m"),    // 10: duplicate
+      "",                                         // blank: not counted
+      Added(7, WorkloadJson("fine", "1"), "1m"),  // 12: applied
+  };
+  Outcome o = Replay(Manifests("4"), lines);
+  ASSERT_TRUE(o.completed);
+  const ReplayReport& r = o.report;
+  EXPECT_EQ(r.events_read, 11);
+  EXPECT_EQ(r.events_applied, 2);
+  EXPECT_EQ(r.events_rejected, 9);
+  EXPECT_EQ(r.events_read, r.events_applied + r.events_rejected);
+  ASSERT_EQ(r.errors.size(), 9u);
+  auto expect_error = [&](size_t i, int line, const std::string& field, const std::string& text) {
+    SCOPED_TRACE(r.errors[i]);
+    EXPECT_NE(r.errors[i].find(fmt::format("events.jsonl:{}: {}", line, field)), std::string::npos);
+    EXPECT_NE(r.errors[i].find(text), std::string::npos);
+  };
+  expect_error(0, 2, "", "not a JSON object");
+  expect_error(1, 3, "object.spec.queueName", "LocalQueue ns/no-such-queue does not exist");
+  expect_error(2, 4, "object.spec.podSets[0]", "5Qi");
+  expect_error(3, 5, "object.metadata.name", "unknown Workload ns/ghost");
+  expect_error(4, 6, "time", "time goes backwards");
+  expect_error(5, 7, "runtme", "unknown field");
+  expect_error(6, 8, "type", "UPDATED");
+  expect_error(7, 9, "time", "Required value");
+  expect_error(8, 10, "object.metadata.name", "already exists");
+  EXPECT_EQ(r.rejected_by_reason.at("malformedJson"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("unknownQueue"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("badObject"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("unknownWorkload"), 2);
+  EXPECT_EQ(r.rejected_by_reason.at("timeBackwards"), 1);
+  EXPECT_EQ(r.rejected_by_reason.at("badField"), 3);
+  EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/fine"}));
+}
+
+TEST_F(SimulatorTest, StrictStopsAtTheFirstRejectedEvent) {
+  SimulatorOptions options;
+  options.strict = true;
+  Outcome o = Replay(Manifests("4"),
+                     {
+                         Added(0, WorkloadJson("a", "1"), "1m"),
+                         Added(1, WorkloadJson("b", "1", 0, "missing"), "1m"),
+                         Added(2, WorkloadJson("c", "1"), "1m"),
+                     },
+                     options);
+  EXPECT_FALSE(o.completed);
+  EXPECT_EQ(o.report.events_read, 2);
+  EXPECT_EQ(o.report.events_applied, 1);
+  EXPECT_EQ(o.report.events_rejected, 1);
+  EXPECT_FALSE(o.Has({"ns/c"}));
+}
+
+TEST_F(SimulatorTest, UnknownHeaderVersionIsFatal) {
+  Outcome o = Replay(Manifests("4"), {R"({"format":"tally.events","version":7})",
+                                      Added(0, WorkloadJson("a", "1"), "1m")});
+  EXPECT_EQ(o.report.events_read, 1);
+  EXPECT_EQ(o.report.events_rejected, 1);
+  ASSERT_EQ(o.report.errors.size(), 1u);
+  EXPECT_NE(o.report.errors[0].find("events.jsonl:1: format"), std::string::npos);
+}
+
+TEST_F(SimulatorTest, TruncatedGzipIsReportedNotSilentlyShortened) {
+  std::string text;
+  for (int i = 0; i < 400; ++i) {
+    text += Added(i, WorkloadJson(fmt::format("w{}", i), "1"), "1s") + "\n";
+  }
+  std::string full_path = (dir_ / "full.jsonl.gz").string();
+  gzFile gz = gzopen(full_path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+  // Keep the first half of the compressed bytes: the stream ends mid-way, without its trailer.
+  std::ifstream in(full_path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string cut = Write("cut.jsonl.gz", bytes.substr(0, bytes.size() / 2));
+  Outcome o = ReplayFiles(Write("manifests.yaml", Manifests("4")), cut, {});
+  const ReplayReport& r = o.report;
+  EXPECT_GT(r.events_applied, 0);
+  EXPECT_LT(r.events_applied, 400);
+  EXPECT_EQ(r.events_read, r.events_applied + r.events_rejected);
+  ASSERT_EQ(r.rejected_by_reason.count("readError"), 1u);
+  EXPECT_EQ(r.rejected_by_reason.at("readError"), 1);
+  bool named = false;
+  for (const std::string& e : r.errors) {
+    named = named
+            || (e.find("cut.jsonl.gz:") != std::string::npos
+                && e.find("the rest of the file is lost") != std::string::npos);
+  }
+  EXPECT_TRUE(named);
+}
+
+// --- Inputs and determinism ---------------------------------------------------------------------
+
+TEST_F(SimulatorTest, NumericTimesAndGzipGiveTheSameReplay) {
+  std::vector<std::string> lines = {
+      Added(0, WorkloadJson("a", "4"), "10s"),
+      Added(1, WorkloadJson("b", "4"), "10s"),
+  };
+  Outcome plain = Replay(Manifests("4"), lines);
+  // The same trace with numeric seconds, gzip-compressed.
+  std::string numeric;
+  numeric += fmt::format(R"({{"type":"ADDED","time":{}.0,"runtime":10,"object":{}}})",
+                         kT0 / 1'000'000, WorkloadJson("a", "4"))
+             + "\n";
+  numeric += fmt::format(R"({{"type":"ADDED","time":{}.000001e0,"runtime":"10s","object":{}}})",
+                         kT0 / 1'000'000 + 1, WorkloadJson("b", "4"))
+             + "\n";
+  std::string gz_path = (dir_ / "events.jsonl.gz").string();
+  gzFile gz = gzopen(gz_path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, numeric.data(), static_cast<unsigned>(numeric.size()));
+  gzclose(gz);
+  Outcome compressed = ReplayFiles((dir_ / "manifests.yaml").string(), gz_path, {});
+  EXPECT_EQ(compressed.report.events_applied, 2);
+  // 1.000001 s vs 1 s: only the second arrival's time differs; decisions otherwise identical.
+  ASSERT_EQ(plain.decisions.size(), compressed.decisions.size());
+  EXPECT_EQ(plain.decisions[0], compressed.decisions[0]);
+}
+
+TEST_F(SimulatorTest, SameInputGivesByteIdenticalDecisionsAndReports) {
+  std::string preemption = "  preemption: {withinClusterQueue: LowerPriority}";
+  constexpr int kWorkloads = 60;
+  std::vector<std::string> lines;
+  lines.reserve(kWorkloads);
+  for (int i = 0; i < kWorkloads; ++i) {
+    lines.push_back(Added(i * 0.5,
+                          WorkloadJson(fmt::format("w{}", i), i % 3 == 0 ? "3" : "1", i % 4 * 10),
+                          fmt::format("{}s", 5 + i % 7)));
+  }
+  Outcome a = Replay(Manifests("4", preemption), lines);
+  Outcome b = Replay(Manifests("4", preemption), lines);
+  ASSERT_TRUE(a.completed);
+  EXPECT_GT(a.report.preemptions, 0);
+  EXPECT_EQ(a.decisions, b.decisions);
+  EXPECT_EQ(FormatReportJson(a.report), FormatReportJson(b.report));
+  EXPECT_EQ(a.report.finished, kWorkloads);
+}
+
+// A reclaiming preemptor and its victim trading the same quota back and forth at one instant
+// (test/scenarios/replay/pingpong/README.md): without the limit of cycles per instant the replay
+// never leaves that instant.
+TEST_F(SimulatorTest, PreemptionPingPongAtOneInstantIsCut) {
+  const std::string dir = "test/scenarios/replay/pingpong/";
+  Outcome o = ReplayFiles(dir + "manifests.yaml", dir + "events.jsonl.gz", {});
+  EXPECT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_read, 564);
+  EXPECT_EQ(o.report.events_applied, 564);
+  EXPECT_GT(o.report.cycle_limit_hits, 0);
+  // Every instant cut ran its 1,000 cycles, no more.
+  EXPECT_LE(o.report.cycles, o.report.cycle_limit_hits * 1000 + 100000);
+  EXPECT_EQ(o.report.pending_at_end, 0);
+}
+
+// The mechanism behind that ping-pong, reduced to four workloads in a flat cohort (Kueue with
+// its default gates loops the same way, one round per eviction):
+//   a (N=10) runs a0 (6); b (N=10) runs b0 (6) and v (8), borrowing 4; the cohort is full.
+//   p (5 pods of 1 cpu, minCount 4) arrives in a. Whole, it would borrow, so it may not reclaim;
+//   partially admitted (4 pods) it stays within a's nominal and reclaims v.
+//   Next cycle v is released and both are pending: p whole now fits by borrowing (level 1), and
+//   so does v (level 1). Same level and priority: v, created first, is processed first and takes
+//   its quota back; p no longer fits; and the next cycle reclaims v again.
+// With p at a higher priority the order puts p first and there is no loop.
+std::string CohortManifests() {
+  std::string cq = R"(---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: {0}}}
+spec:
+  cohortName: c
+  namespaceSelector: {{}}
+  preemption: {{reclaimWithinCohort: Any}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {{name: cpu, nominalQuota: "10"}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: lq-{0}, namespace: ns}}
+spec: {{clusterQueue: {0}}}
+)";
+  return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n"
+         + fmt::format(fmt::runtime(cq), "a") + fmt::format(fmt::runtime(cq), "b");
+}
+
+// `count` pods of 1 cpu; minCount only when below count (partial admission allowed).
+std::string GangJson(const std::string& name, const std::string& queue, int count, int min_count,
+                     int priority) {
+  std::string min = min_count < count ? fmt::format(R"(,"minCount":{})", min_count) : "";
+  return fmt::format(
+      R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{{"name":"{0}","namespace":"ns"}},"spec":{{"queueName":"{1}","priority":{4},"podSets":[{{"name":"main","count":{2}{3},"template":{{"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"cpu":"1"}}}}}}]}}}}}}]}}}})",
+      name, queue, count, min, priority);
+}
+
+TEST_F(SimulatorTest, PartialReclaimThenWholeBorrowingLosesToTheOlderVictimEveryCycle) {
+  auto trace = [](int preemptor_priority) {
+    return std::vector<std::string>{
+        Added(0, GangJson("a0", "lq-a", 6, 6, 0), "20s"),
+        Added(0, GangJson("b0", "lq-b", 6, 6, 0), "20s"),
+        Added(1, GangJson("v", "lq-b", 8, 8, 0), "1h"),
+        Added(10, GangJson("p", "lq-a", 5, 4, preemptor_priority), "1h"),
+    };
+  };
+  Outcome loop = Replay(CohortManifests(), trace(0));
+  ASSERT_TRUE(loop.completed);
+  // Cut at 10 s, and again at each second after (the requeue 1 s after freed capacity starts
+  // it over) until a0 and b0 finish at 20 s: p then fits whole within a's nominal (level 0).
+  EXPECT_EQ(loop.report.cycle_limit_hits, 10);
+  std::vector<std::string> reclaims =
+      loop.Find({R"("type":"Preempted")", "ns/v", R"("preemptor":"ns/p")", "InCohortReclamation",
+                 TimeField(10)});
+  EXPECT_GT(reclaims.size(), 100u) << "v is reclaimed again in every other cycle";
+  EXPECT_FALSE(loop.Has({R"("type":"Admitted")", "ns/p", TimeField(10)}));
+  EXPECT_TRUE(loop.Has({R"("type":"Admitted")", "ns/p", R"("count":5)", TimeField(20)}));
+
+  Outcome ordered = Replay(CohortManifests(), trace(1));
+  ASSERT_TRUE(ordered.completed);
+  EXPECT_EQ(ordered.report.cycle_limit_hits, 0);
+  EXPECT_EQ(ordered.Find({R"("type":"Preempted")", "ns/v", TimeField(10)}).size(), 1u);
+  // Admitted whole (5 pods) in the cycle after the reclaim: it sorts before v.
+  EXPECT_TRUE(ordered.Has({R"("type":"Admitted")", "ns/p", R"("count":5)", TimeField(10)}));
+  EXPECT_FALSE(ordered.Has({R"("type":"Admitted")", "ns/v", TimeField(10)}));
+}
+
+}  // namespace
+}  // namespace replay
