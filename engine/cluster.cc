@@ -1,5 +1,7 @@
 #include "engine/cluster.h"
 
+#include <algorithm>
+
 #include "engine/base/check.h"
 
 namespace engine {
@@ -346,6 +348,24 @@ std::string Cluster::InactiveMessage(CqId cq) const {
       }
       return "Can't admit new workloads: references missing ResourceFlavor(s) " + missing;
     }
+  }
+  return "";
+}
+
+std::string Cluster::CohortCycle(CqId cq) const {
+  std::vector<NodeId> chain;
+  std::vector<uint8_t> visited(tree_.num_nodes(), 0);
+  for (NodeId n = tree_.Parent(ClusterQueueNode(cq)); IsValid(n); n = tree_.Parent(n)) {
+    if (visited[Index(n)] != 0) {
+      auto first = std::find(chain.begin(), chain.end(), n);
+      std::string out;
+      for (auto it = first; it != chain.end(); ++it) {
+        out += std::string(NodeName(*it)) + " → ";
+      }
+      return out + std::string(NodeName(n));
+    }
+    visited[Index(n)] = 1;
+    chain.push_back(n);
   }
   return "";
 }

@@ -150,6 +150,9 @@ class Cluster {
 
   InactiveReason Inactive(CqId cq) const;
   std::string InactiveMessage(CqId cq) const;
+  // The cohort cycle the CQ's parent chain runs into, as "a → b → a" (first cohort repeated), or
+  // "" when the chain reaches a root. Walks with a visited set: O(depth) even on a cycle.
+  std::string CohortCycle(CqId cq) const;
   // Fills the lazy caches behind the const queries, so that several threads may then call const
   // methods concurrently (parallel nomination) until the next non-const call.
   void PrepareConcurrentReads() const { RefreshFlavorMissing(); }

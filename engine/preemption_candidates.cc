@@ -276,7 +276,9 @@ void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList
     remaining_.assign(request.requests.begin(), request.requests.end());
     bool advantage = FitsInQuota(request.cq_node, remaining_);
     NodeId previous = kInvalidId<NodeId>;
-    for (NodeId a = tree_.Parent(request.cq_node); IsValid(a); a = tree_.Parent(a)) {
+    size_t steps = 0;  // bounded by the node count (the CQ is never in a cohort cycle here)
+    for (NodeId a = tree_.Parent(request.cq_node); IsValid(a) && steps < tree_.num_nodes();
+         a = tree_.Parent(a), ++steps) {
       AddFromSubtree(request, a, a, previous, advantage, advantage ? hierarchical_ : priority_);
       // Once the request fits below A, every workload using A's quota is reclaimable by
       // hierarchy: the advantage sticks for the rest of the walk.
@@ -327,8 +329,10 @@ bool CandidateCollector::IsCandidateValid(const PreemptionRequest& request,
     return false;
   }
   // Only up to the LCA: above it the preemptor shares the path.
-  for (NodeId n = tree_.Parent(candidate.cq_node); IsValid(n) && n != candidate.lca;
-       n = tree_.Parent(n)) {
+  size_t steps = 0;
+  for (NodeId n = tree_.Parent(candidate.cq_node);
+       IsValid(n) && n != candidate.lca && steps < tree_.num_nodes();
+       n = tree_.Parent(n), ++steps) {
     if (WithinQuota(n, request.needed)) {
       return false;
     }

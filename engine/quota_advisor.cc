@@ -53,8 +53,12 @@ std::optional<QuotaSuggestion> SuggestQuotaChange(Cluster& cluster, const Worklo
     return std::nullopt;
   }
   ResourceTree& tree = cluster.mutable_tree();
+  if (tree.InCycle(cluster.ClusterQueueNode(w.cluster_queue))) {
+    return std::nullopt;  // no quota change admits into a cohort cycle
+  }
   std::vector<NodeId> nodes;
-  for (NodeId n = cluster.ClusterQueueNode(w.cluster_queue); IsValid(n); n = tree.Parent(n)) {
+  for (NodeId n = cluster.ClusterQueueNode(w.cluster_queue);
+       IsValid(n) && nodes.size() < tree.num_nodes(); n = tree.Parent(n)) {
     nodes.push_back(n);
   }
   for (const Shortfall& s : Shortfalls(cluster, w, w.cluster_queue)) {

@@ -190,12 +190,14 @@ void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
     return;
   }
   NodeId node = cq;
-  for (;;) {
+  // The path of a node outside a cycle has at most num_nodes() nodes; the bound keeps the walk
+  // finite even if a caller broke the REQUIRES (a fresh cycle not yet marked by Refresh()).
+  for (size_t steps = 1;; ++steps) {
     SlotState& c = cell(node, slot);
     Quantity local_available = ClampNonNegative(c.local - c.usage);
     c.usage += amount;
     NodeId parent = Parent(node);
-    if (!IsValid(parent) || amount <= local_available) {
+    if (!IsValid(parent) || amount <= local_available || steps >= meta_.size()) {
       return;
     }
     amount -= local_available;
@@ -212,12 +214,12 @@ void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
     return;
   }
   NodeId node = cq;
-  for (;;) {
+  for (size_t steps = 1;; ++steps) {  // bounded as in AddUsage
     SlotState& c = cell(node, slot);
     Quantity stored = c.usage - c.local;  // what this node had passed up to its parent
     c.usage -= amount;
     NodeId parent = Parent(node);
-    if (!IsValid(parent) || stored <= Quantity::Zero()) {
+    if (!IsValid(parent) || stored <= Quantity::Zero() || steps >= meta_.size()) {
       return;
     }
     amount = Min(amount, stored);
@@ -244,12 +246,16 @@ Quantity ResourceTree::LocalAvailable(NodeId node, FrSlot slot) const {
 }
 
 Quantity ResourceTree::RawAvailable(NodeId node, FrSlot slot) const {
+  return RawAvailableWithin(node, slot, meta_.size());
+}
+
+Quantity ResourceTree::RawAvailableWithin(NodeId node, FrSlot slot, size_t budget) const {
   const SlotState& c = cell(node, slot);
   NodeId parent = Parent(node);
-  if (!IsValid(parent)) {
+  if (!IsValid(parent) || budget <= 1) {  // root, or a cycle: the walk stops within num_nodes()
     return c.subtree - c.usage;
   }
-  Quantity from_parent = RawAvailable(parent, slot);
+  Quantity from_parent = RawAvailableWithin(parent, slot, budget - 1);
   if (!c.borrowing_limit.IsUnlimited()) {
     // What this subtree may take from above: its lendable part plus the borrowing limit.
     Quantity cap = (c.subtree - c.local) - ClampNonNegative(c.usage - c.local) + c.borrowing_limit;
@@ -263,12 +269,16 @@ Quantity ResourceTree::Available(NodeId node, FrSlot slot) const {
 }
 
 Quantity ResourceTree::PotentialAvailable(NodeId node, FrSlot slot) const {
+  return PotentialAvailableWithin(node, slot, meta_.size());
+}
+
+Quantity ResourceTree::PotentialAvailableWithin(NodeId node, FrSlot slot, size_t budget) const {
   const SlotState& c = cell(node, slot);
   NodeId parent = Parent(node);
-  if (!IsValid(parent)) {
+  if (!IsValid(parent) || budget <= 1) {  // root, or a cycle: the walk stops within num_nodes()
     return c.subtree;
   }
-  Quantity potential = c.local + PotentialAvailable(parent, slot);
+  Quantity potential = c.local + PotentialAvailableWithin(parent, slot, budget - 1);
   if (!c.borrowing_limit.IsUnlimited()) {
     potential = Min(potential, c.subtree + c.borrowing_limit);
   }
@@ -276,7 +286,8 @@ Quantity ResourceTree::PotentialAvailable(NodeId node, FrSlot slot) const {
 }
 
 bool ResourceTree::FitsOnPath(NodeId cq, FrSlot slot, Quantity amount) const {
-  for (NodeId node = cq; IsValid(node); node = Parent(node)) {
+  size_t steps = 0;
+  for (NodeId node = cq; IsValid(node) && steps < meta_.size(); node = Parent(node), ++steps) {
     const SlotState& c = cell(node, slot);
     Quantity balance_after = (c.subtree - c.usage) - amount;
     // BL(root) = 0: there is no one above to borrow from.
@@ -297,7 +308,8 @@ BorrowingLevel ResourceTree::FindBorrowingLevel(NodeId cq, FrSlot slot, Quantity
   }
   Quantity remaining = amount - LocalAvailable(cq, slot);
   NodeId last = cq;
-  for (NodeId a = parent; IsValid(a); a = Parent(a)) {
+  size_t steps = 0;
+  for (NodeId a = parent; IsValid(a) && steps < meta_.size(); a = Parent(a), ++steps) {
     const SlotState& ac = cell(a, slot);
     if (ac.subtree >= ac.usage + remaining) {
       return {Height(a), HasParent(a)};

@@ -24,7 +24,8 @@
 //
 // Cycles in the cohort graph: every node whose parent chain enters a cycle is `InCycle()`; its
 // tree is not recomputed, its usage is kept, and callers must not admit into it. Breaking the
-// cycle (SetParent) and Refresh() recomputes the whole tree.
+// cycle (SetParent) and Refresh() recomputes the whole tree. Every walk up a parent chain here
+// visits at most num_nodes() nodes, so no query loops on a cycle (values there are meaningless).
 //
 // Thread safety: none. A tree (or a shard of trees) is owned by one thread at a time.
 #pragma once
@@ -189,6 +190,9 @@ class ResourceTree {
   NodeId FindRootOrCycle(NodeId node, std::vector<NodeId>& chain) const;
   void RecomputeTree(NodeId root);
   void MarkCycleComponent(std::span<const NodeId> chain);
+  // The recursions of RawAvailable / PotentialAvailable, visiting at most `budget` nodes.
+  Quantity RawAvailableWithin(NodeId node, FrSlot slot, size_t budget) const;
+  Quantity PotentialAvailableWithin(NodeId node, FrSlot slot, size_t budget) const;
 
   uint32_t num_slots_ = 0;
   std::vector<SlotState> cells_;
