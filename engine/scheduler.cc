@@ -228,6 +228,18 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
       return entry;
     }
   }
+  if (cluster_.tree().InCycle(cluster_.ClusterQueueNode(w.cluster_queue))) [[unlikely]] {
+    // Kueue keeps every ClusterQueue of a tree with a cohort cycle inactive (§4.3); heads are
+    // never popped from it, so only Evaluate (`tally explain`) gets here. Answer before any walk
+    // up the (endless) parent chain.
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = RequeueReason::kGeneric;
+    entry.message = fmt::format(
+        "ClusterQueue {} cannot admit: cohorts {} form a cycle (Kueue keeps every ClusterQueue "
+        "of that tree inactive)",
+        cluster_.Name(w.cluster_queue), cluster_.CohortCycle(w.cluster_queue));
+    return entry;
+  }
   if (!NamespaceMatches(w, w.cluster_queue)) {
     entry.outcome = EntryOutcome::kNotNominated;
     entry.reason = RequeueReason::kNamespaceMismatch;
