@@ -77,6 +77,9 @@ bool ShouldTryNextFlavor(const GranularMode& mode, const FlavorFungibilitySpec& 
 }
 
 AssignmentMode PodSetAssignment::Mode() const {
+  if (missing_flavor) {
+    return AssignmentMode::kNoFit;
+  }
   if (reasons.empty()) {
     return AssignmentMode::kFit;
   }
@@ -326,11 +329,16 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
   GroupResult result;
   const FlavorFungibilitySpec& fungibility = cq_spec_.flavor_fungibility;
   const PodSetRequest& ps = wl_.pod_sets[pod_set_index];
+  int num_flavors = static_cast<int>(group.flavors.size());
   int start = 0;
   if (req_.resume != nullptr && req_.resume->valid) {
     start = req_.resume->NextFlavorIndex(pod_set_index, trigger);
+    // A saved index is only a position in the list it was recorded against: one past the end of
+    // the current list (it shrank) starts from the first flavor again.
+    if (start < 0 || start >= num_flavors) {
+      start = 0;
+    }
   }
-  int num_flavors = static_cast<int>(group.flavors.size());
   if (req_.pinned != nullptr && pod_set_index < req_.pinned->pod_sets.size()) {
     // §5.6 recompute: only the flavor chosen at nomination for this group.
     for (const FlavorChoice& c : req_.pinned->pod_sets[pod_set_index].flavors) {
@@ -426,7 +434,12 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
 Assignment Assigner::Run() {
   out_.last_state.valid = true;
   out_.last_state.cluster_queue_generation = tree_.Generation(cq_node_);
-  for (NodeId n = tree_.Parent(cq_node_); IsValid(n); n = tree_.Parent(n)) {
+  out_.last_state.flavor_lists = FlavorListsFingerprint(cluster_, req_.cq);
+  // Bounded by the node count: a cohort cycle cannot make this walk endless (the scheduler never
+  // nominates into a cycle, but `tally explain` may ask).
+  size_t steps = 0;
+  for (NodeId n = tree_.Parent(cq_node_); IsValid(n) && steps < tree_.num_nodes();
+       n = tree_.Parent(n), ++steps) {
     out_.last_state.cohort_generations.push_back(tree_.Generation(n));
   }
   out_.last_state.scheduling_cycle = req_.scheduling_cycle;
@@ -472,6 +485,26 @@ Assignment Assigner::Run() {
       std::move(g.choices.begin(), g.choices.end(), std::back_inserter(psa.flavors));
       std::move(g.reasons.begin(), g.reasons.end(), std::back_inserter(psa.reasons));
     }
+    // A pod set is Fit only with a flavor for every resource that needs one; a scan that tried
+    // no flavor at all (empty resource group) must not pass for a fit without reasons.
+    if (!failed) {
+      std::vector<ResourceId> missing =
+          ResourcesWithoutFlavor(cluster_, req_.cq, psa, req_.quota_check);
+      if (!missing.empty()) {
+        psa.flavors.clear();
+        psa.reasons.clear();
+        for (ResourceId r : missing) {
+          psa.reasons.push_back(
+              fmt::format("no flavor of ClusterQueue {} could be tried for resource {}",
+                          cluster_.Name(req_.cq), cluster_.Name(r)));
+        }
+        failed = true;
+      }
+    } else if (psa.reasons.empty()) {
+      psa.reasons.push_back(
+          fmt::format("no flavor of ClusterQueue {} could be tried", cluster_.Name(req_.cq)));
+    }
+    psa.missing_flavor = failed;
     std::sort(psa.flavors.begin(), psa.flavors.end(),
               [&](const FlavorChoice& a, const FlavorChoice& b) {
                 return cluster_.Name(a.resource) < cluster_.Name(b.resource);
@@ -491,6 +524,44 @@ Assignment Assigner::Run() {
 }
 
 }  // namespace
+
+uint64_t FlavorListsFingerprint(const Cluster& cluster, CqId cq) {
+  // FNV-1a over the group structure and the ids, in order.
+  uint64_t h = 14695981039346656037ULL;
+  auto mix = [&h](uint64_t v) {
+    h ^= v;
+    h *= 1099511628211ULL;
+  };
+  for (const ResourceGroup& g : cluster.ResourceGroups(cq)) {
+    mix(0xFFFFFFFFULL);
+    for (ResourceId r : g.covered) {
+      mix(Index(r));
+    }
+    mix(0xFFFFFFFEULL);
+    for (FlavorId f : g.flavors) {
+      mix(Index(f));
+    }
+  }
+  return h;
+}
+
+std::vector<ResourceId> ResourcesWithoutFlavor(const Cluster& cluster, CqId cq,
+                                               const PodSetAssignment& ps,
+                                               QuotaCheckStrategy quota_check) {
+  std::vector<ResourceId> missing;
+  for (const ResourceAmount& r : ps.requests) {
+    if (cluster.GroupFor(cq, r.resource) == nullptr
+        && (r.amount == Quantity::Zero() || quota_check == QuotaCheckStrategy::kIgnoreUndeclared)) {
+      continue;  // skipped and not charged (§3.4)
+    }
+    bool has = std::any_of(ps.flavors.begin(), ps.flavors.end(),
+                           [&](const FlavorChoice& c) { return c.resource == r.resource; });
+    if (!has) {
+      missing.push_back(r.resource);
+    }
+  }
+  return missing;
+}
 
 Assignment AssignFlavors(const AssignRequest& request, PreemptionOracle* oracle) {
   return Assigner(request, oracle).Run();

@@ -91,6 +91,9 @@ struct PodSetAssignment {
   std::vector<FlavorChoice> flavors;     // by resource name
   std::vector<std::string> reasons;      // why not Fit; empty when Fit
   std::vector<FlavorAttempt> attempts;
+  // Some requested resource that needs a flavor (covered by a resource group) got none. Such a
+  // pod set is never Fit, whatever `reasons` holds.
+  bool missing_flavor = false;
   AssignmentMode Mode() const;
 };
 
@@ -127,6 +130,17 @@ struct AssignRequest {
   // group); nullptr = scan normally.
   const Assignment* pinned = nullptr;
 };
+
+// A fingerprint of the ClusterQueue's resource groups (covered resources and flavor lists, in
+// order). A saved scan position is only valid against the same fingerprint.
+uint64_t FlavorListsFingerprint(const Cluster& cluster, CqId cq);
+
+// The resources of `ps.requests` that need a flavor in `cq` (covered by a resource group, or
+// uncovered with a non-zero request under BlockUndeclared) and have none in `ps.flavors`.
+// Empty for every pod set of an admissible assignment.
+std::vector<ResourceId> ResourcesWithoutFlavor(const Cluster& cluster, CqId cq,
+                                               const PodSetAssignment& ps,
+                                               QuotaCheckStrategy quota_check);
 
 // REQUIRES: request.workload, cluster and tree set; request.cq exists.
 // `oracle` may be nullptr: every preemption then has no candidates.

@@ -135,27 +135,33 @@ bool Scheduler::ScanStateOutdated(const Workload& w) const {
   if (!s.valid) {
     return true;
   }
-  const ResourceTree& tree = cluster_.tree();
-  NodeId node = cluster_.ClusterQueueNode(w.cluster_queue);
-  bool old_enough = !options_.preserve_scan_progress || cycle_ - s.scheduling_cycle >= 2;
-  if (!old_enough) {
-    return false;
-  }
-  if (tree.Generation(node) > s.cluster_queue_generation) {
+  // Always, in both modes: the saved indices are positions in the flavor lists they were
+  // recorded against; a changed list (shrunk, grown, reordered) makes them meaningless.
+  if (s.flavor_lists != FlavorListsFingerprint(cluster_, w.cluster_queue)) {
     return true;
   }
-  if (options_.cohort_generation_resets_scan) {
-    size_t i = 0;
-    for (NodeId n = tree.Parent(node); IsValid(n); n = tree.Parent(n), ++i) {
-      if (i >= s.cohort_generations.size() || tree.Generation(n) > s.cohort_generations[i]) {
-        return true;
-      }
-    }
-    if (i != s.cohort_generations.size()) {
-      return true;  // the CQ moved in the tree
+  const ResourceTree& tree = cluster_.tree();
+  NodeId node = cluster_.ClusterQueueNode(w.cluster_queue);
+  if (!options_.cohort_generation_resets_scan) {
+    // --kueue-scan-reset, Kueue's rule (scheduler.go: lastAssignmentOutdated): only the
+    // ClusterQueue's generation, and with PreserveScanProgress only once the state is at least
+    // 2 cycles old.
+    bool old_enough = !options_.preserve_scan_progress || cycle_ - s.scheduling_cycle >= 2;
+    return old_enough && tree.Generation(node) > s.cluster_queue_generation;
+  }
+  // Seed 003 (KEP-582): "Any changes to these properties [LastTriedFlavorIdx,
+  // ClusterQueueGeneration, CohortGeneration] will lead to a scheduling from the first flavor":
+  // any generation bump of the ClusterQueue or of a cohort on its path, whatever the age.
+  if (tree.Generation(node) != s.cluster_queue_generation) {
+    return true;
+  }
+  size_t i = 0;
+  for (NodeId n = tree.Parent(node); IsValid(n); n = tree.Parent(n), ++i) {
+    if (i >= s.cohort_generations.size() || tree.Generation(n) != s.cohort_generations[i]) {
+      return true;  // a bump, or the CQ moved to a deeper path (this also bounds the walk)
     }
   }
-  return false;
+  return i != s.cohort_generations.size();  // the CQ moved to a shallower path
 }
 
 void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
