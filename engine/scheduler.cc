@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "engine/admission_invariants.h"
+#include "engine/base/check.h"
 #include "engine/label_selector.h"
 
 namespace engine {
@@ -334,6 +336,9 @@ bool Scheduler::AllocateDevices(CycleEntry& entry) {
 }
 
 void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
+  // Invariant 1 (engine/admission_invariants.h): a flavor for every requested resource, and the
+  // usage charged is exactly the assignment's.
+  TALLY_DCHECK(CheckAdmission(cluster_, entry.cq, entry.assignment, options_.quota_check).empty());
   std::vector<AdmittedPodSet> admitted = AdmittedPodSets(entry.assignment);
   store_.Reserve(entry.workload, entry.cq, std::move(admitted), entry.assignment.usage, now);
   entry.outcome = EntryOutcome::kAdmitted;
@@ -431,6 +436,9 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   CycleResult result;
   result.cycle = cycle_;
   ResourceTree& tree = cluster_.mutable_tree();
+#ifndef NDEBUG
+  const std::vector<Quantity> headroom_before = HeadroomWithoutEvicting();
+#endif
   Preemptor preemptor(cluster_, tree, store_, now);
   preemptor.SetEvicting(store_.Evicting());
 
@@ -578,6 +586,11 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     }
     freed.push_back(FinishEviction(e.victim, now));
   }
+#ifndef NDEBUG
+  // Invariant 2 (engine/admission_invariants.h): no node ends the cycle below T >= -BL unless it
+  // already was, and no debt got deeper.
+  TALLY_DCHECK(CheckHeadroomKept(tree, HeadroomWithoutEvicting()).empty());
+#endif
   for (CycleEntry& entry : entries) {
     if (entry.outcome == EntryOutcome::kAdmitted) {
       continue;
@@ -596,6 +609,22 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   }
   result.entries = std::move(entries);
   return result;
+}
+
+std::vector<Quantity> Scheduler::HeadroomWithoutEvicting() {
+  // Victims still stopping (deferred mode) hold quota the cycle already counted as freed.
+  ResourceTree& tree = cluster_.mutable_tree();
+  ResourceTree::GenerationFreeze freeze(tree);
+  for (WorkloadId v : store_.Evicting()) {
+    const Workload& victim = store_.Get(v);
+    tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  std::vector<Quantity> headroom = BorrowingHeadroom(tree);
+  for (WorkloadId v : store_.Evicting()) {
+    const Workload& victim = store_.Get(v);
+    tree.AddUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  return headroom;
 }
 
 CqId Scheduler::FinishEviction(WorkloadId victim, TimeMicros /*now*/) {

@@ -149,6 +149,9 @@ class Scheduler {
   bool RecomputeWithoutVictims(CycleEntry& entry, const std::vector<WorkloadId>& claimed,
                                Preemptor& preemptor);
   bool AllocateDevices(CycleEntry& entry);
+  // BorrowingHeadroom (engine/admission_invariants.h) with the usage of evicting victims removed;
+  // leaves the tree as it found it. For the debug-build invariant check of RunCycle.
+  std::vector<Quantity> HeadroomWithoutEvicting();
   void Admit(CycleEntry& entry, TimeMicros now);
 
   Cluster& cluster_;
