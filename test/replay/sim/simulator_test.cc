@@ -182,6 +182,93 @@ TEST_F(SimulatorTest, CycleDurationSpacesCycles) {
   EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b", TimeField(0.5)}));
 }
 
+// Issue 20 part 1, the reproducer as reported: ClusterQueue a [f1, f2] and b [f1], both nominal 0,
+// borrow the 4 cpu of cohort pool on f1. w2 (b, priority 100) is admitted; w (a) is skipped
+// with "resume at f2" saved; 5 ms later a's list shrinks to [f1]. Before the fix the next cycle
+// resumed past the end of the list and admitted w with "flavors":{} and nothing charged while w2
+// held all 4 cpu. Now w waits (NoFit) until w2 finishes, then is admitted on f1. Both scan-reset
+// rules: a change of the CQ's own flavor list always discards the saved position.
+TEST_F(SimulatorTest, ShrunkFlavorListDiscardsSavedScanPositionNoFreeAdmission) {
+  const std::string manifests = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f1}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f2}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: pool}
+spec:
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: f1
+      resources: [{name: cpu, nominalQuota: 4}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: a}
+spec:
+  cohortName: pool
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: f1
+      resources: [{name: cpu, nominalQuota: 0}]
+    - name: f2
+      resources: [{name: cpu, nominalQuota: 0}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: b}
+spec:
+  cohortName: pool
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: f1
+      resources: [{name: cpu, nominalQuota: 0}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: qa, namespace: ns}
+spec: {clusterQueue: a}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: qb, namespace: ns}
+spec: {clusterQueue: b}
+)";
+  const std::string shrunk =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"a"},"spec":{"cohortName":"pool","namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"f1","resources":[{"name":"cpu","nominalQuota":"0"}]}]}]}})";
+  for (bool kueue_scan_reset : {false, true}) {
+    SCOPED_TRACE(kueue_scan_reset ? "--kueue-scan-reset" : "seed 003 scan reset");
+    SimulatorOptions options;
+    options.control_plane.enabled = true;
+    options.control_plane.cycle_duration = 10'000;
+    options.scheduler.cohort_generation_resets_scan = !kueue_scan_reset;
+    Outcome o = Replay(manifests,
+                       {
+                           Added(0, WorkloadJson("w", "4", 1, "qa"), "1h"),
+                           Added(0, WorkloadJson("w2", "4", 100, "qb"), "1h"),
+                           Event("MODIFIED", 0.005, shrunk),
+                       },
+                       options);
+    ASSERT_TRUE(o.completed);
+    EXPECT_TRUE(o.Has({R"("type":"Admitted")", R"("ns/w2")", TimeField(0)}));
+    std::vector<std::string> admitted = o.Find({R"("type":"Admitted")", R"("ns/w")"});
+    ASSERT_EQ(admitted.size(), 1u) << fmt::format("{}", fmt::join(o.decisions, "\n"));
+    EXPECT_EQ(admitted[0].find(R"("flavors":{})"), std::string::npos) << admitted[0];
+    EXPECT_NE(admitted[0].find(R"("cpu":"f1")"), std::string::npos) << admitted[0];
+    // Not before w2 released its 4 cpu (admitted at 0 with a 1 h runtime).
+    EXPECT_EQ(admitted[0].find(TimeField(0)), std::string::npos) << admitted[0];
+  }
+}
+
 // --- WaitForPodsReady and admission checks ------------------------------------------------------
 
 TEST_F(SimulatorTest, PodsReadyTimeoutEvictsWithBackoffThenDeactivatesAtTheLimit) {
