@@ -226,7 +226,10 @@ TEST_P(ParallelNominationTest, SameCyclesAsSequentialNomination) {
   EXPECT_GT(loop.runs(), 10);
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, ParallelNominationTest, ::testing::Values(1, 2, 3, 4, 5));
+// Seed 2 was replaced by 6 with issue 20: once any generation bump restarts a flavor scan (seed
+// 003, whatever the scan's age), seed 2's cycles no longer reach a preemption, so it stopped
+// covering what this test is for (sequential == parallel still holds for it).
+INSTANTIATE_TEST_SUITE_P(Seeds, ParallelNominationTest, ::testing::Values(1, 3, 4, 5, 6));
 
 }  // namespace
 }  // namespace engine
