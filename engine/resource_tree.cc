@@ -189,15 +189,15 @@ void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
     cell(cq, slot).usage += amount;
     return;
   }
+  // A node outside a cycle has an acyclic parent chain (Refresh() marks every node whose chain
+  // enters a cycle), so this walk ends at a root: no step counter on the hot path.
   NodeId node = cq;
-  // The path of a node outside a cycle has at most num_nodes() nodes; the bound keeps the walk
-  // finite even if a caller broke the REQUIRES (a fresh cycle not yet marked by Refresh()).
-  for (size_t steps = 1;; ++steps) {
+  for (;;) {
     SlotState& c = cell(node, slot);
     Quantity local_available = ClampNonNegative(c.local - c.usage);
     c.usage += amount;
     NodeId parent = Parent(node);
-    if (!IsValid(parent) || amount <= local_available || steps >= meta_.size()) {
+    if (!IsValid(parent) || amount <= local_available) {
       return;
     }
     amount -= local_available;
@@ -214,12 +214,12 @@ void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
     return;
   }
   NodeId node = cq;
-  for (size_t steps = 1;; ++steps) {  // bounded as in AddUsage
+  for (;;) {  // ends at a root, as in AddUsage
     SlotState& c = cell(node, slot);
     Quantity stored = c.usage - c.local;  // what this node had passed up to its parent
     c.usage -= amount;
     NodeId parent = Parent(node);
-    if (!IsValid(parent) || stored <= Quantity::Zero() || steps >= meta_.size()) {
+    if (!IsValid(parent) || stored <= Quantity::Zero()) {
       return;
     }
     amount = Min(amount, stored);
@@ -246,16 +246,21 @@ Quantity ResourceTree::LocalAvailable(NodeId node, FrSlot slot) const {
 }
 
 Quantity ResourceTree::RawAvailable(NodeId node, FrSlot slot) const {
-  return RawAvailableWithin(node, slot, meta_.size());
-}
-
-Quantity ResourceTree::RawAvailableWithin(NodeId node, FrSlot slot, size_t budget) const {
-  const SlotState& c = cell(node, slot);
-  NodeId parent = Parent(node);
-  if (!IsValid(parent) || budget <= 1) {  // root, or a cycle: the walk stops within num_nodes()
+  if (InCycle(node)) [[unlikely]] {
+    // No walk up a cycle; a ClusterQueue there admits nothing, so the value only has to exist.
+    const SlotState& c = cell(node, slot);
     return c.subtree - c.usage;
   }
-  Quantity from_parent = RawAvailableWithin(parent, slot, budget - 1);
+  return RawAvailableAcyclic(node, slot);
+}
+
+Quantity ResourceTree::RawAvailableAcyclic(NodeId node, FrSlot slot) const {
+  const SlotState& c = cell(node, slot);
+  NodeId parent = Parent(node);
+  if (!IsValid(parent)) {
+    return c.subtree - c.usage;
+  }
+  Quantity from_parent = RawAvailableAcyclic(parent, slot);
   if (!c.borrowing_limit.IsUnlimited()) {
     // What this subtree may take from above: its lendable part plus the borrowing limit.
     Quantity cap = (c.subtree - c.local) - ClampNonNegative(c.usage - c.local) + c.borrowing_limit;
@@ -269,16 +274,19 @@ Quantity ResourceTree::Available(NodeId node, FrSlot slot) const {
 }
 
 Quantity ResourceTree::PotentialAvailable(NodeId node, FrSlot slot) const {
-  return PotentialAvailableWithin(node, slot, meta_.size());
+  if (InCycle(node)) [[unlikely]] {
+    return cell(node, slot).subtree;  // as RawAvailable: no walk up a cycle
+  }
+  return PotentialAvailableAcyclic(node, slot);
 }
 
-Quantity ResourceTree::PotentialAvailableWithin(NodeId node, FrSlot slot, size_t budget) const {
+Quantity ResourceTree::PotentialAvailableAcyclic(NodeId node, FrSlot slot) const {
   const SlotState& c = cell(node, slot);
   NodeId parent = Parent(node);
-  if (!IsValid(parent) || budget <= 1) {  // root, or a cycle: the walk stops within num_nodes()
+  if (!IsValid(parent)) {
     return c.subtree;
   }
-  Quantity potential = c.local + PotentialAvailableWithin(parent, slot, budget - 1);
+  Quantity potential = c.local + PotentialAvailableAcyclic(parent, slot);
   if (!c.borrowing_limit.IsUnlimited()) {
     potential = Min(potential, c.subtree + c.borrowing_limit);
   }
@@ -286,8 +294,10 @@ Quantity ResourceTree::PotentialAvailableWithin(NodeId node, FrSlot slot, size_t
 }
 
 bool ResourceTree::FitsOnPath(NodeId cq, FrSlot slot, Quantity amount) const {
-  size_t steps = 0;
-  for (NodeId node = cq; IsValid(node) && steps < meta_.size(); node = Parent(node), ++steps) {
+  if (InCycle(cq)) [[unlikely]] {
+    return false;  // a ClusterQueue in a cycle admits nothing (and its chain has no end)
+  }
+  for (NodeId node = cq; IsValid(node); node = Parent(node)) {
     const SlotState& c = cell(node, slot);
     Quantity balance_after = (c.subtree - c.usage) - amount;
     // BL(root) = 0: there is no one above to borrow from.
@@ -306,10 +316,12 @@ BorrowingLevel ResourceTree::FindBorrowingLevel(NodeId cq, FrSlot slot, Quantity
   if (!IsValid(parent) || c.nominal >= c.usage + amount) {
     return {0, IsValid(parent)};
   }
+  if (InCycle(cq)) [[unlikely]] {
+    return {0, false};  // no walk up a cycle; such a ClusterQueue admits nothing
+  }
   Quantity remaining = amount - LocalAvailable(cq, slot);
   NodeId last = cq;
-  size_t steps = 0;
-  for (NodeId a = parent; IsValid(a) && steps < meta_.size(); a = Parent(a), ++steps) {
+  for (NodeId a = parent; IsValid(a); a = Parent(a)) {
     const SlotState& ac = cell(a, slot);
     if (ac.subtree >= ac.usage + remaining) {
       return {Height(a), HasParent(a)};

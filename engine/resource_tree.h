@@ -24,8 +24,9 @@
 //
 // Cycles in the cohort graph: every node whose parent chain enters a cycle is `InCycle()`; its
 // tree is not recomputed, its usage is kept, and callers must not admit into it. Breaking the
-// cycle (SetParent) and Refresh() recomputes the whole tree. Every walk up a parent chain here
-// visits at most num_nodes() nodes, so no query loops on a cycle (values there are meaningless).
+// cycle (SetParent) and Refresh() recomputes the whole tree. No walk here goes up from a node
+// that is InCycle(): a query on one answers from the node alone (the value is meaningless), and
+// a node outside a cycle has an acyclic chain, so the hot walks need no step counter.
 //
 // Thread safety: none. A tree (or a shard of trees) is owned by one thread at a time.
 #pragma once
@@ -191,8 +192,9 @@ class ResourceTree {
   void RecomputeTree(NodeId root);
   void MarkCycleComponent(std::span<const NodeId> chain);
   // The recursions of RawAvailable / PotentialAvailable, visiting at most `budget` nodes.
-  Quantity RawAvailableWithin(NodeId node, FrSlot slot, size_t budget) const;
-  Quantity PotentialAvailableWithin(NodeId node, FrSlot slot, size_t budget) const;
+  // The walks behind RawAvailable / PotentialAvailable. REQUIRES: !InCycle(node).
+  Quantity RawAvailableAcyclic(NodeId node, FrSlot slot) const;
+  Quantity PotentialAvailableAcyclic(NodeId node, FrSlot slot) const;
 
   uint32_t num_slots_ = 0;
   std::vector<SlotState> cells_;
