@@ -41,10 +41,6 @@ std::string Child(std::string_view path, std::string_view field) {
   return fmt::format("{}.{}", path, field);
 }
 
-std::string FormatAmount(Quantity q, const std::string& resource) {
-  return FormatQuantity(q, IsMilliResource(resource));
-}
-
 struct QuotaRules {
   bool limits_allowed = false;          // borrowingLimit/lendingLimit may be set
   const char* limits_requirement = "";  // when they are forbidden, for the message

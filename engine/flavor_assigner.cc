@@ -199,8 +199,13 @@ class Assigner {
     return p.borrow_within_cohort != PreemptionPolicy::kNever
            || (req_.fair_sharing && p.reclaim_within_cohort != PreemptionPolicy::kNever);
   }
-  std::string Format(ResourceId resource, Quantity q) const {
-    return FormatQuantity(q, IsMilliResource(cluster_.Name(resource)));
+  // Kueue's ResourceFormatter (pkg/resources/resource_formatter.go): requests through
+  // ResourceQuantityString, quota amounts through AmountQuantityString ("<unlimited>").
+  std::string FormatRequest(ResourceId resource, Quantity q) const {
+    return FormatQuantity(q, cluster_.Name(resource));
+  }
+  std::string FormatQuota(ResourceId resource, Quantity q) const {
+    return FormatAmount(q, cluster_.Name(resource));
   }
 
   const AssignRequest& req_;
@@ -261,8 +266,8 @@ Assigner::QuotaFit Assigner::FitsResourceQuota(FrSlot slot, ResourceId resource,
     fit.reason = fmt::format(
         "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
         "current podset request ({}) > maximum capacity ({})",
-        resource_name, flavor_name, Format(resource, assumed), Format(resource, request),
-        Format(resource, max_capacity));
+        resource_name, flavor_name, FormatQuota(resource, assumed),
+        FormatRequest(resource, request), FormatQuota(resource, max_capacity));
     return fit;
   }
   BorrowingLevel level = tree_.FindBorrowingLevel(cq_node_, slot, val);
@@ -272,7 +277,7 @@ Assigner::QuotaFit Assigner::FitsResourceQuota(FrSlot slot, ResourceId resource,
     return fit;
   }
   fit.reason = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed",
-                           resource_name, flavor_name, Format(resource, val - available));
+                           resource_name, flavor_name, FormatQuota(resource, val - available));
   fit.borrow = level.level;
   if (tree_.Nominal(cq_node_, slot) >= val || level.may_reclaim || CanPreemptWhileBorrowing()) {
     OracleResult r;

@@ -349,40 +349,123 @@ StatusOr<Quantity> ParseQuotaQuantity(std::string_view text, bool milli) {
   return ToQuota(*decimal, milli);
 }
 
-std::string FormatQuantity(Quantity q, bool milli) {
-  if (q.IsUnlimited()) {
-    return "unlimited";
+QuantityFormat FormatOf(std::string_view resource) {
+  if (resource == "memory" || resource == "ephemeral-storage"
+      || resource.starts_with("hugepages-")) {
+    return QuantityFormat::kBinarySI;
   }
-  int64_t v = q.value();
-  if (milli) {
-    if (v % 1000 == 0) {
-      return fmt::format("{}", v / 1000);
-    }
-    return fmt::format("{}m", v);
+  return QuantityFormat::kDecimalSI;
+}
+
+namespace {
+
+// apimachinery's removeInt64Factors on a magnitude: divides out `base` while it divides.
+std::pair<uint64_t, int32_t> RemoveFactors(uint64_t magnitude, uint64_t base) {
+  int32_t times = 0;
+  while (magnitude >= base && magnitude % base == 0) {
+    magnitude /= base;
+    ++times;
   }
-  if (v == 0) {
+  return {magnitude, times};
+}
+
+std::string_view DecimalSuffix(int32_t exponent) {
+  switch (exponent) {
+    case -9:
+      return "n";
+    case -6:
+      return "u";
+    case -3:
+      return "m";
+    case 0:
+      return "";
+    case 3:
+      return "k";
+    case 6:
+      return "M";
+    case 9:
+      return "G";
+    case 12:
+      return "T";
+    case 15:
+      return "P";
+    case 18:
+      return "E";
+    default:
+      return "?";
+  }
+}
+
+}  // namespace
+
+// apimachinery pkg/api/resource/quantity.go: CanonicalizeBytes, with int64Amount's
+// AsCanonicalBytes / AsCanonicalBase1024Bytes (amount.go) and the suffixer (suffix.go).
+std::string FormatKubernetesQuantity(int64_t value, int32_t scale, QuantityFormat format) {
+  if (value == 0) {
     return "0";
   }
-  static constexpr std::array<std::string_view, 6> kBinary = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-  static constexpr std::array<std::string_view, 6> kDecimal = {"k", "M", "G", "T", "P", "E"};
-  // Prefer the binary suffix when the amount is an exact multiple of 1024 (memory), else the
-  // decimal one, else the plain number: all three parse back to the same canonical value.
-  for (int i = static_cast<int>(kBinary.size()) - 1; i >= 0; --i) {
-    int64_t unit = int64_t{1} << (10 * (i + 1));
-    if (v % unit == 0) {
-      return fmt::format("{}{}", v / unit, kBinary[static_cast<size_t>(i)]);
+  const bool negative = value < 0;
+  // The magnitude as unsigned, so that MinInt64 is representable.
+  const uint64_t magnitude =
+      negative ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  const std::string_view sign = negative ? "-" : "";
+  if (format == QuantityFormat::kBinarySI) {
+    // Below 1024 in magnitude, or not a whole number: shown as DecimalSI ("avoids rounding").
+    // magnitude x 10^scale < 1024, compared exactly in 128 bits (|scale| >= 30 is out of reach
+    // of any int64 anyway).
+    bool small = false;
+    if (scale >= 0) {
+      small = scale < 4 && U128{magnitude} * Pow10(scale) < 1024;
+    } else {
+      small = -scale >= 30 || U128{magnitude} < 1024 * Pow10(-scale);
+    }
+    const bool whole = scale >= 0 || RemoveFactors(magnitude, 10).second >= -scale;
+    // apimachinery's removeInt64Factors cannot negate MinInt64 and leaves it whole: the decimal
+    // path below prints it the same way.
+    if (!small && whole && value != std::numeric_limits<int64_t>::min()) {
+      uint64_t integer = magnitude;
+      for (int32_t i = 0; i < scale; ++i) {
+        integer *= 10;
+      }
+      for (int32_t i = scale; i < 0; ++i) {
+        integer /= 10;
+      }
+      auto [amount, times] = RemoveFactors(integer, 1024);
+      static constexpr std::array<std::string_view, 7> kBinary = {"",   "Ki", "Mi", "Gi",
+                                                                  "Ti", "Pi", "Ei"};
+      return fmt::format("{}{}{}", sign, amount, kBinary[static_cast<size_t>(times)]);
     }
   }
-  for (int i = static_cast<int>(kDecimal.size()) - 1; i >= 0; --i) {
-    int64_t unit = 1;
-    for (int j = 0; j <= i; ++j) {
-      unit *= 1000;
-    }
-    if (v % unit == 0) {
-      return fmt::format("{}{}", v / unit, kDecimal[static_cast<size_t>(i)]);
-    }
+  auto [amount, times] = RemoveFactors(magnitude, 10);
+  int32_t exponent = scale + times;
+  // Make the exponent a multiple of 3, moving one or two zeros back into the number.
+  int32_t rest = exponent % 3;
+  if (rest == 1 || rest == -2) {
+    amount *= 10;
+    exponent -= 1;
+  } else if (rest == 2 || rest == -1) {
+    amount *= 100;
+    exponent -= 2;
   }
-  return fmt::format("{}", v);
+  std::string_view suffix = DecimalSuffix(exponent);
+  if (suffix == "?") [[unlikely]] {
+    return fmt::format("{}{}e{}", sign, amount, exponent);
+  }
+  return fmt::format("{}{}{}", sign, amount, suffix);
+}
+
+std::string FormatQuantity(Quantity q, std::string_view resource) {
+  if (IsMilliResource(resource)) {
+    return FormatKubernetesQuantity(q.value(), -3, QuantityFormat::kDecimalSI);
+  }
+  return FormatKubernetesQuantity(q.value(), 0, FormatOf(resource));
+}
+
+std::string FormatAmount(Quantity q, std::string_view resource) {
+  if (q.IsUnlimited()) {
+    return "<unlimited>";
+  }
+  return FormatQuantity(q, resource);
 }
 
 }  // namespace engine

@@ -136,8 +136,35 @@ StatusOr<Quantity> ParseCanonicalQuantity(std::string_view text, bool milli);
 Quantity ToQuota(const DecimalQuantity& decimal, bool milli);
 StatusOr<Quantity> ParseQuotaQuantity(std::string_view text, bool milli);
 
-// Human form of a canonical amount: cpu "1500m" / "2", memory "5Gi" / "100M" / "123",
-// "unlimited" for the sentinel.
-std::string FormatQuantity(Quantity q, bool milli);
+// --- Printing quantities as Kubernetes and Kueue do ------------------------------------------
+//
+// Kubernetes' resource.Quantity.String() keeps a quantity's suffix family ("format"): DecimalSI
+// (n u m "" k M G T P E) or BinarySI (Ki Mi Gi Ti Pi Ei). Kueue builds every quantity in a message
+// from an int64 with the family of its resource (pkg/resources/resource_formatter.go:
+// ResourceQuantity): cpu milli-units, DecimalSI; memory, ephemeral-storage and hugepages-* whole
+// units, BinarySI; every other resource whole units, DecimalSI. So cpu 1000 cores prints "1k", a
+// count of 1024 GPUs "1024" (never "1Ki"), 100000000 bytes of memory "100000000" (BinarySI has no
+// decimal suffix and 10^8 is no multiple of 1024), 1000 bytes "1k" (BinarySI below 1024 falls back
+// to DecimalSI). Tested against apimachinery's pkg/api/resource/quantity_test.go
+// TestQuantityString.
+enum class QuantityFormat : uint8_t { kDecimalSI, kBinarySI };
+
+// The family Kueue's ResourceFormatter uses for `resource` (DRA-registered binary resources are
+// not modelled: they are DecimalSI here).
+QuantityFormat FormatOf(std::string_view resource);
+
+// Quantity.String() of `value` x 10^`scale` in `format` (CanonicalizeBytes: trailing zeros moved
+// into a suffix whose exponent is a multiple of 3, or of 1024 for BinarySI). REQUIRES: the
+// re-scaled mantissa fits in int64 (true for every scale tally uses: 0 and -3).
+std::string FormatKubernetesQuantity(int64_t value, int32_t scale, QuantityFormat format);
+
+// Kueue's ResourceFormatter.ResourceQuantityString: a canonical amount of `resource` (cpu in
+// milli-units) as Kubernetes prints it. The Unlimited sentinel is just MaxInt64 here
+// (cpu "9223372036854775807m"), as for a request that saturated.
+std::string FormatQuantity(Quantity q, std::string_view resource);
+
+// Kueue's ResourceFormatter.AmountQuantityString, for quota amounts (nominal, capacities):
+// "<unlimited>" for the Unlimited sentinel (Amount.String()), else FormatQuantity.
+std::string FormatAmount(Quantity q, std::string_view resource);
 
 }  // namespace engine

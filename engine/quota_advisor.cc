@@ -76,14 +76,14 @@ std::optional<QuotaSuggestion> SuggestQuotaChange(Cluster& cluster, const Worklo
         continue;
       }
       FlavorResource key = cluster.SlotKey(s.slot);
-      bool milli = cluster.IsMilli(s.slot);
+      const std::string& resource = cluster.Name(key.resource);
       QuotaSuggestion out{node, s.slot, before.nominal, raised.nominal, ""};
       out.message =
           fmt::format("raise nominalQuota of {} {} for {}/{} from {} to {} (+{})",
                       cluster.IsClusterQueueNode(node) ? "ClusterQueue" : "Cohort",
                       cluster.NodeName(node), cluster.Name(key.flavor), cluster.Name(key.resource),
-                      FormatQuantity(before.nominal, milli), FormatQuantity(raised.nominal, milli),
-                      FormatQuantity(s.missing, milli));
+                      FormatAmount(before.nominal, resource),
+                      FormatAmount(raised.nominal, resource), FormatQuantity(s.missing, resource));
       return out;
     }
   }

@@ -17,7 +17,7 @@ namespace {
 using engine::Cluster;
 
 std::string Amount(const Cluster& c, engine::ResourceId r, engine::Quantity q) {
-  return engine::FormatQuantity(q, engine::IsMilliResource(c.Name(r)));
+  return engine::FormatQuantity(q, c.Name(r));
 }
 
 std::string Status(const engine::Workload& w) {

@@ -99,7 +99,7 @@ std::string Amount(const Cluster& cluster, FrSlot slot, Quantity q) {
   if (q.value() == Quantity::kMinValue) {
     return "-unlimited";
   }
-  return engine::FormatQuantity(q, cluster.IsMilli(slot));
+  return engine::FormatQuantity(q, cluster.Name(cluster.SlotKey(slot).resource));
 }
 
 std::string Limit(const Cluster& cluster, FrSlot slot, Quantity q) {

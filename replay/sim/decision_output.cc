@@ -17,7 +17,7 @@ using engine::CycleResult;
 using engine::EntryOutcome;
 
 std::string Amount(const engine::Cluster& cluster, engine::ResourceId r, engine::Quantity q) {
-  return engine::FormatQuantity(q, engine::IsMilliResource(cluster.Name(r)));
+  return engine::FormatQuantity(q, cluster.Name(r));
 }
 
 const std::string& Key(const ClusterState& s, engine::WorkloadId id) {

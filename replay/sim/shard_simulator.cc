@@ -48,7 +48,7 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
     if (borrowed > engine::Quantity::Zero()) {
       engine::FlavorResource key = cluster().SlotKey(u.slot);
       out.Key(fmt::format("{}/{}", cluster().Name(key.flavor), cluster().Name(key.resource)));
-      out.String(engine::FormatQuantity(borrowed, cluster().IsMilli(u.slot)));
+      out.String(engine::FormatQuantity(borrowed, cluster().Name(key.resource)));
     }
   }
   out.EndObject();

@@ -132,17 +132,95 @@ TEST(QuantityTest, ExactDecimalsCombineBeforeRounding) {
   EXPECT_EQ(CompareDecimal(*ParseDecimalQuantity("-3"), *ParseDecimalQuantity("2")), -1);
 }
 
+// apimachinery pkg/api/resource/quantity_test.go, TestQuantityString: every case in the DecimalSI
+// and BinarySI families (tally keeps no DecimalExponent quantities), as (value, scale, format),
+// the quantity being value x 10^scale, and its canonical String(). Upstream also checks each
+// negated value prints with a leading "-"; so does this test.
+struct KubernetesStringCase {
+  int64_t value;
+  int32_t scale;
+  QuantityFormat format;
+  const char* expect;
+};
+
+constexpr QuantityFormat kDec = QuantityFormat::kDecimalSI;
+constexpr QuantityFormat kBin = QuantityFormat::kBinarySI;
+
+constexpr KubernetesStringCase kKubernetesStringCases[] = {
+    {int64_t{1024} * 1024 * 1024, 0, kBin, "1Gi"},
+    {int64_t{300} * 1024 * 1024, 0, kBin, "300Mi"},
+    {6 * 1024, 0, kBin, "6Ki"},
+    {int64_t{1001} * 1024 * 1024 * 1024, 0, kBin, "1001Gi"},
+    {int64_t{1024} * 1024 * 1024 * 1024, 0, kBin, "1Ti"},
+    {5, 0, kBin, "5"},
+    {500, -3, kBin, "500m"},
+    {1, 9, kDec, "1G"},
+    {1000, 6, kDec, "1G"},
+    {1000000, 3, kDec, "1G"},
+    {1000000000, 0, kDec, "1G"},
+    {1, -3, kDec, "1m"},
+    {80, -3, kDec, "80m"},
+    {1080, -3, kDec, "1080m"},
+    {108, -2, kDec, "1080m"},
+    {10800, -4, kDec, "1080m"},
+    {300, 6, kDec, "300M"},
+    {1, 12, kDec, "1T"},
+    {1234567, 6, kDec, "1234567M"},
+    {1234567, -3, kBin, "1234567m"},
+    {3, 3, kDec, "3k"},
+    {1025, 0, kBin, "1025"},
+    {0, 0, kDec, "0"},
+    {0, 0, kBin, "0"},
+    {1, -9, kDec, "1n"},
+    {80, -9, kDec, "80n"},
+    {1080, -9, kDec, "1080n"},
+    {108, -8, kDec, "1080n"},
+    {10800, -10, kDec, "1080n"},
+    {1, -6, kDec, "1u"},
+    {80, -6, kDec, "80u"},
+    {1080, -6, kDec, "1080u"},
+};
+
+TEST(QuantityTest, KubernetesStringMatchesApimachinery) {
+  for (const KubernetesStringCase& c : kKubernetesStringCases) {
+    EXPECT_EQ(FormatKubernetesQuantity(c.value, c.scale, c.format), c.expect)
+        << c.value << "e" << c.scale;
+    if (c.value != 0) {
+      EXPECT_EQ(FormatKubernetesQuantity(-c.value, c.scale, c.format), std::string("-") + c.expect)
+          << c.value << "e" << c.scale;
+    }
+  }
+}
+
+// Kueue's ResourceFormatter families (pkg/resources/resource_formatter.go): the suffix family
+// is the resource's, never picked from the value.
+TEST(QuantityTest, FormatKeepsTheResourceFamily) {
+  EXPECT_EQ(FormatQuantity(Quantity(1500), "cpu"), "1500m");
+  EXPECT_EQ(FormatQuantity(Quantity(2000), "cpu"), "2");
+  EXPECT_EQ(FormatQuantity(Quantity(1'000'000), "cpu"), "1k");  // 1000 cores
+  EXPECT_EQ(FormatQuantity(Quantity(Quantity::kMaxValue), "cpu"), "9223372036854775807m");
+  EXPECT_EQ(FormatQuantity(Quantity(1024), "nvidia.com/gpu"), "1024");  // a count, not "1Ki"
+  EXPECT_EQ(FormatQuantity(Quantity(1000), "pods"), "1k");
+  EXPECT_EQ(FormatQuantity(Quantity(7), "pods"), "7");
+  EXPECT_EQ(FormatQuantity(Quantity(5'368'709'120), "memory"), "5Gi");
+  EXPECT_EQ(FormatQuantity(Quantity(100'000'000), "memory"), "100000000");  // no "M" in BinarySI
+  EXPECT_EQ(FormatQuantity(Quantity(1000), "memory"), "1k");                // below 1024: DecimalSI
+  EXPECT_EQ(FormatQuantity(Quantity(1536), "ephemeral-storage"), "1536");
+  EXPECT_EQ(FormatQuantity(Quantity(2 * 1024 * 1024), "hugepages-2Mi"), "2Mi");
+  EXPECT_EQ(FormatQuantity(Quantity(2 * 1024 * 1024), "example.com/bytes"), "2097152");
+  EXPECT_EQ(FormatQuantity(Quantity(-1500), "cpu"), "-1500m");
+  EXPECT_EQ(FormatQuantity(Quantity(Quantity::kMinValue), "pods"), "-9223372036854775808");
+  // Quota amounts: Kueue's Amount prints its sentinel as "<unlimited>".
+  EXPECT_EQ(FormatAmount(kUnlimited, "cpu"), "<unlimited>");
+  EXPECT_EQ(FormatAmount(Quantity(4000), "cpu"), "4");
+}
+
 TEST(QuantityTest, FormatRoundTrips) {
-  EXPECT_EQ(FormatQuantity(Quantity(1500), true), "1500m");
-  EXPECT_EQ(FormatQuantity(Quantity(2000), true), "2");
-  EXPECT_EQ(FormatQuantity(Quantity(5'368'709'120), false), "5Gi");
-  EXPECT_EQ(FormatQuantity(Quantity(100'000'000), false), "100M");
-  EXPECT_EQ(FormatQuantity(Quantity(7), false), "7");
-  EXPECT_EQ(FormatQuantity(kUnlimited, false), "unlimited");
   for (int64_t v : {int64_t{1}, int64_t{999}, int64_t{1024}, int64_t{3'422'552'064},
                     int64_t{123'456'789'000}}) {
-    for (bool milli : {true, false}) {
-      EXPECT_EQ(Canonical(FormatQuantity(Quantity(v), milli), milli), v);
+    for (const char* resource : {"cpu", "memory", "pods"}) {
+      bool milli = IsMilliResource(resource);
+      EXPECT_EQ(Canonical(FormatQuantity(Quantity(v), resource), milli), v);
     }
   }
 }
