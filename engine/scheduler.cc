@@ -251,7 +251,9 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   if (!NamespaceMatches(w, w.cluster_queue)) {
     entry.outcome = EntryOutcome::kNotNominated;
     entry.reason = RequeueReason::kNamespaceMismatch;
-    entry.message = "Workload namespace doesn't match ClusterQueue selector";
+    // Kueue's workload.ErrNamespaceMismatch (pkg/workload/resources.go), lower case as Go errors
+    // are.
+    entry.message = "workload namespace doesn't match ClusterQueue selector";
     return entry;
   }
   const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan;
