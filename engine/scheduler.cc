@@ -254,6 +254,16 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
     // Kueue's workload.ErrNamespaceMismatch (pkg/workload/resources.go), lower case as Go errors
     // are.
     entry.message = "workload namespace doesn't match ClusterQueue selector";
+    entry.misconfigured = true;
+    return entry;
+  }
+  // Then ValidateResources, still inside Kueue's ValidateAdmissibility (pkg/workload/resources.go)
+  // and before any flavor is tried: the requeue reason stays Generic (scheduler.go: nominate).
+  if (!w.invalid_resources.empty()) {
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = RequeueReason::kGeneric;
+    entry.message = w.invalid_resources;
+    entry.misconfigured = true;
     return entry;
   }
   const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan;

@@ -72,7 +72,11 @@ struct CycleEntry {
   std::vector<PreemptionTarget> targets;
   EntryOutcome outcome = EntryOutcome::kInadmissible;
   RequeueReason reason = RequeueReason::kGeneric;
-  std::string message;          // Kueue's condition message
+  std::string message;  // Kueue's condition message
+  // QuotaReserved=False with reason Misconfigured (Kueue's quotaReservedReason): a namespace the
+  // ClusterQueue's selector does not match, or requests above limits. Other entries keep
+  // Kueue's default reasons (Pending and the flavor assigner's), which tally does not print.
+  bool misconfigured = false;
   bool partial = false;         // admitted with reduced counts (§6.8)
   bool checks_pending = false;  // QuotaReserved but admission checks not all Ready
 };

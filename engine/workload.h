@@ -78,6 +78,9 @@ struct Workload {
   TimeMicros creation_time = 0;
   TimeMicros queue_order_time = 0;  // §5.1
   std::vector<PodSetRequest> pod_sets;
+  // ValidateResources (engine/workload_spec.h): "" when every request is within its limit, else
+  // Kueue's "resources validation failed: ..." message; such a head is never nominated.
+  std::string invalid_resources;
 
   // Reservation: present when QuotaReserved, charged to `cluster_queue` in the tree.
   bool quota_reserved = false;

@@ -1,6 +1,75 @@
 #include "engine/workload_spec.h"
 
+#include <fmt/format.h>
+
+#include <string_view>
+
 namespace engine {
+namespace {
+
+// MapRequests.GreaterKeysRL (pkg/resources/requests.go): the resources whose request exceeds the
+// limit of the same name, in name order (ResourceList is sorted). A request without a limit is
+// not compared; a limit without a request stood in for it (equal, so never greater).
+std::vector<std::string> GreaterThanLimits(const ResourceList& requests,
+                                           const ResourceList& limits) {
+  std::vector<std::string> greater;
+  for (const auto& [name, request] : requests) {
+    const DecimalQuantity* limit = Find(limits, name);
+    bool milli = IsMilliResource(name);
+    if (limit != nullptr && ToCanonical(request, milli) > ToCanonical(*limit, milli)) {
+      greater.push_back(name);
+    }
+  }
+  return greater;
+}
+
+// field.Invalid(path, names, detail).Error(): the value is JSON-marshalled ([]ResourceName).
+void AppendInvalid(std::vector<std::string>& errors, std::string_view path,
+                   const std::vector<std::string>& names) {
+  if (names.empty()) {
+    return;
+  }
+  std::string value = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    value += fmt::format("{}\"{}\"", i == 0 ? "" : ",", names[i]);
+  }
+  value += "]";
+  errors.push_back(
+      fmt::format("{}: Invalid value: {}: requests must not exceed its limits", path, value));
+}
+
+}  // namespace
+
+std::string ValidateResources(const WorkloadSpec& spec) {
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
+    const PodResources& pod = spec.pod_sets[i].resources;
+    std::string pod_path = fmt::format("spec.podSets[{}].template.spec", i);
+    for (size_t c = 0; c < pod.init_containers.size(); ++c) {
+      const ContainerResources& r = pod.init_containers[c];
+      AppendInvalid(errors, fmt::format("{}.initContainers[{}]", pod_path, c),
+                    GreaterThanLimits(r.requests, r.limits));
+    }
+    for (size_t c = 0; c < pod.containers.size(); ++c) {
+      const ContainerResources& r = pod.containers[c];
+      AppendInvalid(errors, fmt::format("{}.containers[{}]", pod_path, c),
+                    GreaterThanLimits(r.requests, r.limits));
+    }
+    AppendInvalid(errors, fmt::format("{}.resources", pod_path),
+                  GreaterThanLimits(pod.pod_requests, pod.pod_limits));
+  }
+  if (errors.empty()) {
+    return "";
+  }
+  // errors.ToAggregate().Error(): one error alone, several (distinct, they name different
+  // paths) joined by ", " in brackets.
+  std::string joined;
+  for (size_t i = 0; i < errors.size(); ++i) {
+    joined += (i == 0 ? "" : ", ") + errors[i];
+  }
+  return fmt::format("resources validation failed: {}",
+                     errors.size() == 1 ? joined : "[" + joined + "]");
+}
 
 const char* ToString(CheckState state) {
   switch (state) {

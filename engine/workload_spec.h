@@ -121,6 +121,19 @@ struct WorkloadSpec {
   }
 };
 
+// Kueue's admissibility check of a head's resources (pkg/workload/resources.go:
+// ValidateResources, run by ValidateAdmissibility before flavor assignment): in every pod set,
+// each init container, container and the pod-level resources, a request above its limit, compared
+// in canonical units (cpu milli, others whole units, both rounded up) after limits stood in for
+// missing requests. The webhook accepts such a Workload; the scheduler leaves it pending with
+// QuotaReserved=False, reason Misconfigured. Returns "" when valid, else Kueue's message:
+//   resources validation failed: spec.podSets[0].template.spec.containers[0]: Invalid value:
+//   ["cpu"]: requests must not exceed its limits
+// (several offending containers: the field errors joined by ", " inside "[...]", as an
+// apimachinery aggregate prints them). LimitRanges and RuntimeClass overheads are not modelled
+// (docs/manifests.md).
+std::string ValidateResources(const WorkloadSpec& spec);
+
 // A v1 Namespace: only its labels matter (ClusterQueue namespaceSelector, §2.2).
 struct NamespaceSpec {
   std::string name;

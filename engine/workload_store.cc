@@ -97,6 +97,7 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   w->uid = s.uid.empty() ? key : s.uid;
   w->spec = &s;
   w->local_queue = s.queue_name;
+  w->invalid_resources = ValidateResources(s);
   w->priority = ResolvePriority(s);
   w->creation_time = s.creation_time;
   w->queue_order_time = s.creation_time;

@@ -271,6 +271,12 @@ class AuditLogBuilder {
         SetCondition(w, "Admitted", "False", "NoReservation", "The workload has no reservation",
                      micros);
       }
+    } else if (type == "Pending") {
+      // Misconfigured (namespace selector, requests above limits): the scheduler's condition.
+      const std::string message(Str(d, "message"));
+      SetCondition(w, "QuotaReserved", "False", std::string(reason), message, micros);
+      event_reason = reason;
+      event_message = message;
     } else if (type == "Finished") {
       SetCondition(w, "Finished", "True", "Succeeded", "Job finished successfully", micros);
     } else {

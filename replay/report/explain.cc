@@ -57,6 +57,10 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
   out.String(e.message);
   out.Key("mode");
   out.String(engine::ToString(a.Mode()));
+  if (e.misconfigured) {
+    out.Key("quotaReservedReason");  // only when Misconfigured, as in `schedule -o json`
+    out.String("Misconfigured");
+  }
   out.Key("podSets");
   out.BeginArray();
   for (const engine::PodSetAssignment& ps : a.pod_sets) {
@@ -237,6 +241,9 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
           at.reasons.empty() ? "" : " — " + fmt::format("{}", fmt::join(at.reasons, "; ")));
     }
   }
+  if (e.misconfigured) {
+    out += "  QuotaReserved=False, reason Misconfigured: no flavor is tried\n";
+  }
   if (!e.message.empty()) {
     out += "  message: " + e.message + "\n";
   }
@@ -249,10 +256,11 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
     }
   }
   out += "\nWhat would admit it: ";
-  out += suggestion ? suggestion->message + "\n"
-                    : (a.Mode() == engine::AssignmentMode::kFit
-                           ? std::string("nothing needed: it fits now\n")
-                           : std::string("no single nominalQuota change found\n"));
+  out += suggestion        ? suggestion->message + "\n"
+         : e.misconfigured ? std::string("no quota change: it is Misconfigured (see the message)\n")
+                           : (a.Mode() == engine::AssignmentMode::kFit
+                                  ? std::string("nothing needed: it fits now\n")
+                                  : std::string("no single nominalQuota change found\n"));
   return out;
 }
 
@@ -280,7 +288,9 @@ int RunExplain(const ExplainOptions& options) {
   }
   engine::CycleEntry entry = state.scheduler->Evaluate(*id, state.now);
   std::optional<engine::QuotaSuggestion> suggestion;
-  if (!w.quota_reserved && entry.assignment.Mode() != engine::AssignmentMode::kFit) {
+  // A Misconfigured workload is not admitted by any quota: no suggestion.
+  if (!w.quota_reserved && !entry.misconfigured
+      && entry.assignment.Mode() != engine::AssignmentMode::kFit) {
     suggestion = engine::SuggestQuotaChange(*state.cluster, *state.store, *id, entry.assignment);
   }
   if (options.output == "json") {

@@ -98,6 +98,11 @@ void WriteCycleJson(const ClusterState& s, const CycleResult& c, JsonWriter& out
     WriteEntryHead(s, e, out);
     out.Key("message");
     out.String(e.message);
+    if (e.misconfigured) {
+      // Only told apart when it is Misconfigured: every other entry keeps its old shape.
+      out.Key("quotaReservedReason");
+      out.String("Misconfigured");
+    }
     out.Key("reason");
     out.String(engine::ToString(e.reason));
     out.Key("workload");
@@ -259,8 +264,9 @@ std::string FormatScheduleText(const ClusterState& s, const std::vector<CycleRes
           break;
         case EntryOutcome::kInadmissible:
         case EntryOutcome::kNotNominated:
-          out += fmt::format("  {:<13} {} in {} ({}): {}\n", "inadmissible", key, cq,
-                             engine::ToString(e.reason), e.message);
+          out += fmt::format("  {:<13} {} in {} ({}{}): {}\n", "inadmissible", key, cq,
+                             engine::ToString(e.reason), e.misconfigured ? ", Misconfigured" : "",
+                             e.message);
           break;
       }
     }

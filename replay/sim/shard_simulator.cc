@@ -107,6 +107,14 @@ void ShardSimulator::Impl::RunOneCycle() {
       OnReserved(e);
       continue;
     }
+    if (e.misconfigured) {
+      Track& t = TrackOf(e.workload);
+      if (t.misconfigured != e.message) {
+        t.misconfigured = e.message;
+        LogSimple("Pending", store().Get(e.workload),
+                  {{"message", e.message}, {"reason", "Misconfigured"}});
+      }
+    }
     if (e.assignment.devices_short) {
       stats.OnDevicesShort(store().Get(e.workload).key);
     }

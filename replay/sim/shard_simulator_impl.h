@@ -89,6 +89,9 @@ struct ShardSimulator::Impl {
     TimeMicros run_started = 0;
     uint32_t local_queue = 0;  // interned "namespace/name"
     uint32_t workload_class = 0;
+    // The last Misconfigured message written as a `Pending` decision line (Kueue writes the
+    // QuotaReserved=False condition again only when it changes).
+    std::string misconfigured = {};
   };
 
   Impl(ClusterState s, const SimulatorOptions& o, bool log_decisions)

@@ -75,6 +75,32 @@ TEST_F(SimulatorTest, CompletionFreesQuotaAndInadmissibleRequeueWaitsOneSecond) 
   EXPECT_EQ(o.live_workloads, 0u) << "finished workloads are forgotten (bounded memory)";
 }
 
+// Kueue's ValidateResources (pkg/workload/resources.go): requests above limits are loaded, never
+// admitted, and leave one `Pending` line with reason Misconfigured (written again only if the
+// message changed), however often the workload is retried.
+TEST_F(SimulatorTest, RequestsAboveLimitsStayPendingMisconfigured) {
+  std::string bad = WorkloadJson("bad", "2");
+  const std::string requests = R"("requests":{"cpu":"2"})";
+  bad.replace(bad.find(requests), requests.size(),
+              R"("requests":{"cpu":"2"},"limits":{"cpu":"1"})");
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, bad, "10s"),
+                                         Added(1, WorkloadJson("good", "1"), "10s"),
+                                         Added(20, WorkloadJson("later", "1"), "10s"),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_FALSE(o.Has({R"("type":"Admitted")", "ns/bad"}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/good"}));
+  std::vector<std::string> pending = o.Find({R"("type":"Pending")", "ns/bad"});
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_NE(pending[0].find(R"("reason":"Misconfigured")"), std::string::npos) << pending[0];
+  EXPECT_NE(pending[0].find(
+                R"("message":"resources validation failed: spec.podSets[0].template.spec.)"
+                R"(containers[0]: Invalid value: [\"cpu\"]: requests must not exceed its limits")"),
+            std::string::npos)
+      << pending[0];
+}
+
 TEST_F(SimulatorTest, WorkloadWithoutRuntimeRunsUntilFinishedByModified) {
   std::string finished =
       R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"nb","namespace":"ns"},"spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"4"}}}]}}}]},"status":{"conditions":[{"type":"Finished","status":"True","reason":"Succeeded","message":"done","lastTransitionTime":"2026-01-01T01:00:00Z"}]}})";
