@@ -29,15 +29,16 @@ ResourceGroupSpec Group(std::vector<std::string> resources,
 // Records what it was asked and answers with a fixed mode.
 class FakeOracle : public PreemptionOracle {
  public:
-  explicit FakeOracle(PreemptionMode mode) : mode_(mode) {}
+  explicit FakeOracle(PreemptionMode mode, int borrow = 0) : mode_(mode), borrow_(borrow) {}
   OracleResult SimulatePreemption(const Workload&, CqId, FrSlot, Quantity amount) override {
     asked_.push_back(amount);
-    return {mode_, 0};
+    return {mode_, borrow_};
   }
   std::vector<Quantity> asked_;
 
  private:
   PreemptionMode mode_;
+  int borrow_;  // the borrowing level after the preemptions
 };
 
 class FlavorAssignerTest : public ::testing::Test {
@@ -277,6 +278,38 @@ TEST_F(FungibilityTest, MayStopOnBothStopsAtTheFirstUsableFlavor) {
   EXPECT_EQ(Chosen(), "f1");
 }
 
+// docs/kueue-vs-seeds.md, seed 003 "preempting while borrowing": f1 needs a preemption and still
+// borrows after it, f2 fits within nominal. Seed 003's shouldTryNextFlavor stops at any Preempt
+// when whenCanPreempt is Preempt (MayStopSearch), and its table has no row for Preempt+Borrow;
+// Kueue's (flavorassigner.go: shouldTryNextFlavor) goes on while the mode borrows and
+// whenCanBorrow is TryNextFlavor.
+class PreemptWhileBorrowingTest : public FlavorAssignerTest {
+ protected:
+  std::string Chosen(FungibilityPolicy when_can_borrow) {
+    AddFlavor("f1");
+    AddFlavor("f2");
+    ClusterQueueSpec& a = AddCq("a", "c", {Group({"cpu"}, {{"f1", {4000}}, {"f2", {8000}}})});
+    a.flavor_fungibility = {when_can_borrow, FungibilityPolicy::kMayStopSearch,
+                            FungibilityPreference::kUnset, std::nullopt};
+    a.preemption.reclaim_within_cohort = PreemptionPolicy::kLowerPriority;
+    a.preemption.borrow_within_cohort = PreemptionPolicy::kLowerPriority;
+    AddCq("b", "c", {Group({"cpu"}, {{"f1", {4000}}})});
+    Build();
+    Use("a", "f1", "cpu", 4000);
+    FakeOracle oracle(PreemptionMode::kPreempt, /*borrow=*/1);
+    Assignment assignment = Assign(MakeWorkload({{"cpu", 6000}}), "a", &oracle);
+    return FlavorOf(assignment, "cpu");
+  }
+};
+
+TEST_F(PreemptWhileBorrowingTest, TryNextOnBorrowGoesOnPastAPreemptionThatBorrows) {
+  EXPECT_EQ(Chosen(FungibilityPolicy::kTryNextFlavor), "f2");  // the seed's text: f1
+}
+
+TEST_F(PreemptWhileBorrowingTest, MayStopOnBothStopsAtThePreemptionThatBorrows) {
+  EXPECT_EQ(Chosen(FungibilityPolicy::kMayStopSearch), "f1");  // seed and Kueue agree
+}
+
 TEST(FungibilityTableTest, ShouldTryNextFlavorMatchesTheDecisionTable) {
   using P = FungibilityPolicy;
   auto decide = [](PreemptionMode m, int borrow, P when_borrow, P when_preempt) {
@@ -297,6 +330,8 @@ TEST(FungibilityTableTest, ShouldTryNextFlavorMatchesTheDecisionTable) {
       {PreemptionMode::kFit, 1, {"stop", "continue", "stop", "continue"}},
       {PreemptionMode::kPreempt, 0, {"continue", "continue", "stop", "stop"}},
       {PreemptionMode::kReclaim, 2, {"continue", "continue", "stop", "continue"}},
+      // Preempt while borrowing: seed 003's code stops in the last column, Kueue goes on.
+      {PreemptionMode::kPreempt, 1, {"continue", "continue", "stop", "continue"}},
       {PreemptionMode::kNoCandidates, 0, {"continue", "continue", "continue", "continue"}},
       {PreemptionMode::kNoFit, 0, {"continue", "continue", "continue", "continue"}},
   };
