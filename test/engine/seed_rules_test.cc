@@ -9,6 +9,7 @@
 
 #include "engine/cluster.h"
 #include "engine/cluster_spec.h"
+#include "engine/flavor_assigner.h"
 #include "engine/queue_manager.h"
 #include "engine/scheduler.h"
 #include "engine/workload_spec.h"
@@ -101,6 +102,59 @@ TEST(SeedRulesTest, DebtOffThePathDoesNotBlockAdmission) {
   ASSERT_EQ(r.entries.size(), 1u);
   EXPECT_EQ(r.entries[0].outcome, EntryOutcome::kAdmitted) << r.entries[0].message;
   EXPECT_TRUE(store.Get(pending).quota_reserved);
+}
+
+// Where tally keeps the seed's rule (docs/kueue-vs-seeds.md, last section): seed 003 restarts a
+// saved flavor scan from the first flavor when the ClusterQueue's OR a cohort's generation
+// changed; Kueue (scheduler.go: lastAssignmentOutdated) looks only at the ClusterQueue's
+// (`--kueue-scan-reset`). Here only the cohort's generation moved since the scan that tried f1.
+TEST(SeedRulesTest, CohortGenerationBumpRestartsTheScanUnlessKueueScanReset) {
+  for (bool kueue_scan_reset : {false, true}) {
+    SCOPED_TRACE(kueue_scan_reset ? "--kueue-scan-reset" : "seed 003 scan reset");
+    ClusterSpec spec;
+    spec.flavors.emplace_back().name = "f1";
+    spec.flavors.emplace_back().name = "f2";
+    spec.cohorts.emplace_back().name = "c";
+    ClusterQueueSpec& cq = spec.cluster_queues.emplace_back();
+    cq.name = "a";
+    cq.cohort = "c";
+    cq.namespace_selector.is_null = false;
+    ResourceGroupSpec group = Cpu("f1", 4);
+    group.flavors.push_back(Cpu("f2", 4).flavors[0]);
+    cq.resource_groups.push_back(group);
+    LocalQueueSpec& lq = spec.local_queues.emplace_back();
+    lq.name_space = "ns";
+    lq.name = "a";
+    lq.cluster_queue = "a";
+    Cluster cluster;
+    WorkloadStore store(cluster);
+    QueueManager queues(cluster, store);
+    SchedulerOptions options;
+    options.cohort_generation_resets_scan = !kueue_scan_reset;
+    Scheduler scheduler(cluster, store, queues, options);
+    cluster.Apply(spec);
+    WorkloadId id = *store.Add(CpuWorkload("w", "a", 1));
+    cluster.Refresh();
+
+    // A scan saved after trying f1, against the current ClusterQueue generation and flavor
+    // lists, but an older cohort generation.
+    CqId a = *cluster.FindClusterQueue("a");
+    NodeId node = cluster.ClusterQueueNode(a);
+    const ResourceTree& tree = cluster.tree();
+    FlavorScanState& scan = store.Get(id).scan;
+    scan.valid = true;
+    scan.last_tried = {{{*cluster.FindResource("cpu"), 0}}};
+    scan.cluster_queue_generation = tree.Generation(node);
+    scan.cohort_generations = {tree.Generation(tree.Parent(node)) + 1};
+    scan.flavor_lists = FlavorListsFingerprint(cluster, a);
+    scan.scheduling_cycle = -10;
+
+    CycleEntry entry = scheduler.Evaluate(id, 0);
+    ASSERT_EQ(entry.assignment.pod_sets.size(), 1u);
+    ASSERT_FALSE(entry.assignment.pod_sets[0].attempts.empty());
+    // Seed: from the first flavor again (f1 fits); Kueue: resumes after f1.
+    EXPECT_EQ(entry.assignment.pod_sets[0].attempts[0].index, kueue_scan_reset ? 1 : 0);
+  }
 }
 
 }  // namespace
