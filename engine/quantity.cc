@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <utility>
 
 namespace engine {
@@ -360,6 +361,23 @@ QuantityFormat FormatOf(std::string_view resource) {
 namespace {
 
 // apimachinery's removeInt64Factors on a magnitude: divides out `base` while it divides.
+// "-" if negative, the digits of `amount`, then `suffix`: what every branch of the formatter
+// returns, written without fmt's format-string parsing (it runs for every quantity of every
+// message and decision line).
+std::string SignDigitsSuffix(bool negative, uint64_t amount, std::string_view suffix) {
+  std::array<char, 24> digits{};
+  const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), amount);
+  (void)ec;  // 24 chars hold any uint64
+  std::string out;
+  out.reserve(static_cast<size_t>(end - digits.data()) + suffix.size() + 1);
+  if (negative) {
+    out.push_back('-');
+  }
+  out.append(digits.data(), end);
+  out.append(suffix);
+  return out;
+}
+
 std::pair<uint64_t, int32_t> RemoveFactors(uint64_t magnitude, uint64_t base) {
   int32_t times = 0;
   while (magnitude >= base && magnitude % base == 0) {
@@ -433,7 +451,7 @@ std::string FormatKubernetesQuantity(int64_t value, int32_t scale, QuantityForma
       auto [amount, times] = RemoveFactors(integer, 1024);
       static constexpr std::array<std::string_view, 7> kBinary = {"",   "Ki", "Mi", "Gi",
                                                                   "Ti", "Pi", "Ei"};
-      return fmt::format("{}{}{}", sign, amount, kBinary[static_cast<size_t>(times)]);
+      return SignDigitsSuffix(negative, amount, kBinary[static_cast<size_t>(times)]);
     }
   }
   auto [amount, times] = RemoveFactors(magnitude, 10);
@@ -451,7 +469,7 @@ std::string FormatKubernetesQuantity(int64_t value, int32_t scale, QuantityForma
   if (suffix == "?") [[unlikely]] {
     return fmt::format("{}{}e{}", sign, amount, exponent);
   }
-  return fmt::format("{}{}{}", sign, amount, suffix);
+  return SignDigitsSuffix(negative, amount, suffix);
 }
 
 std::string FormatQuantity(Quantity q, std::string_view resource) {
