@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "replay/io/field_values.h"
 #include "replay/io/manifest_fields.h"
 #include "replay/io/time_parse.h"
 
@@ -30,21 +31,14 @@ std::optional<int64_t> Duration(ObjectContext& ctx, const YAML::Node& node,
   return *d;
 }
 
-std::optional<int64_t> Time(ObjectContext& ctx, const YAML::Node& node, const std::string& path) {
+// A stockout window's bound: an RFC 3339 time that must be there.
+std::optional<int64_t> RequiredTime(ObjectContext& ctx, const YAML::Node& node,
+                                    const std::string& path) {
   if (!Present(node)) {
     ctx.Error(node, path, "Required value");
     return std::nullopt;
   }
-  std::optional<std::string> text = ctx.String(node, path);
-  if (!text) {
-    return std::nullopt;
-  }
-  engine::StatusOr<int64_t> t = ParseRfc3339(*text);
-  if (!t.ok()) {
-    ctx.Error(node, path, t.status().message());
-    return std::nullopt;
-  }
-  return *t;
+  return Time(ctx, node, path);
 }
 
 void ParseStockouts(ObjectContext& ctx, const YAML::Node& spec, engine::FlavorSupplySpec& out) {
@@ -59,8 +53,8 @@ void ParseStockouts(ObjectContext& ctx, const YAML::Node& spec, engine::FlavorSu
       continue;
     }
     ctx.CheckKeys(item, path, {"from", "to"});
-    std::optional<int64_t> from = Time(ctx, Get(item, "from"), Child(path, "from"));
-    std::optional<int64_t> to = Time(ctx, Get(item, "to"), Child(path, "to"));
+    std::optional<int64_t> from = RequiredTime(ctx, Get(item, "from"), Child(path, "from"));
+    std::optional<int64_t> to = RequiredTime(ctx, Get(item, "to"), Child(path, "to"));
     if (!from || !to) {
       continue;
     }
