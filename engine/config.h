@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/feature_gates.h"
 #include "engine/quantity.h"
 
 namespace engine {
@@ -227,6 +228,8 @@ struct ConfigurationSpec {
   ResourcesConfigSpec resources;
   WaitForPodsReadySpec wait_for_pods_ready;
   bool fair_sharing = false;  // `fairSharing` present (v1beta1: enable: true)
+  // `featureGates`, then --feature-gates (engine/feature_gates.h). Kueue's defaults without either.
+  FeatureGates feature_gates;
   SourceRef source;
 };
 
