@@ -148,7 +148,7 @@ bool Scheduler::ScanStateOutdated(const Workload& w) const {
     // --kueue-scan-reset, Kueue's rule (scheduler.go: lastAssignmentOutdated): only the
     // ClusterQueue's generation, and with PreserveScanProgress only once the state is at least
     // 2 cycles old.
-    bool old_enough = !options_.preserve_scan_progress || cycle_ - s.scheduling_cycle >= 2;
+    bool old_enough = !PreserveScanProgress() || cycle_ - s.scheduling_cycle >= 2;
     return old_enough && tree.Generation(node) > s.cluster_queue_generation;
   }
   // Seed 003 (KEP-582): "Any changes to these properties [LastTriedFlavorIdx,
@@ -185,7 +185,8 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
   req.cluster = &cluster_;
   req.tree = &cluster_.tree();
   req.resume = resume;
-  req.quota_check = options_.quota_check;
+  req.quota_check = QuotaCheck();
+  req.fair_sharing = cluster_.configuration().fair_sharing;
   req.scheduling_cycle = cycle_;
   // Go's sort.Search over k in [0, total]: the smallest reduction that admits (§6.8).
   int64_t lo = 0;
@@ -273,7 +274,8 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   req.cluster = &cluster_;
   req.tree = &cluster_.tree();
   req.resume = resume;
-  req.quota_check = options_.quota_check;
+  req.quota_check = QuotaCheck();
+  req.fair_sharing = cluster_.configuration().fair_sharing;
   req.scheduling_cycle = cycle_;
   entry.assignment = AssignFlavors(req, &preemptors);
   if (entry.assignment.Mode() == AssignmentMode::kPreempt) {
@@ -282,7 +284,8 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   bool admissible =
       entry.assignment.Mode() == AssignmentMode::kFit
       || (entry.assignment.Mode() == AssignmentMode::kPreempt && !entry.targets.empty());
-  if (!admissible) {
+  // Gate PartialAdmission (Kueue pkg/scheduler/scheduler.go: getInitialAssignments).
+  if (!admissible && Gates().partial_admission()) {
     TryPartialAdmission(w, entry, preemptors, resume);
   }
   entry.message = entry.assignment.Message();
@@ -321,6 +324,7 @@ std::vector<AdmittedPodSet> AdmittedPodSets(const Assignment& assignment) {
     ap.count = ps.count;
     for (const FlavorChoice& c : ps.flavors) {
       ap.flavors.emplace_back(c.resource, c.flavor);
+      ap.usage.push_back({c.slot, c.amount});
     }
   }
   return admitted;
@@ -350,7 +354,7 @@ bool Scheduler::AllocateDevices(CycleEntry& entry) {
 void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
   // Invariant 1 (engine/admission_invariants.h): a flavor for every requested resource, and the
   // usage charged is exactly the assignment's.
-  TALLY_DCHECK(CheckAdmission(cluster_, entry.cq, entry.assignment, options_.quota_check).empty());
+  TALLY_DCHECK(CheckAdmission(cluster_, entry.cq, entry.assignment, QuotaCheck()).empty());
   std::vector<AdmittedPodSet> admitted = AdmittedPodSets(entry.assignment);
   store_.Reserve(entry.workload, entry.cq, std::move(admitted), entry.assignment.usage, now);
   entry.outcome = EntryOutcome::kAdmitted;
@@ -383,7 +387,8 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
     req.cq = entry.cq;
     req.cluster = &cluster_;
     req.tree = &tree;
-    req.quota_check = options_.quota_check;
+    req.quota_check = QuotaCheck();
+    req.fair_sharing = cluster_.configuration().fair_sharing;
     req.scheduling_cycle = cycle_;
     req.pinned = &entry.assignment;
     recomputed = AssignFlavors(req, &preemptor);
@@ -608,9 +613,8 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
       continue;
     }
     Workload& w = store_.Get(entry.workload);
-    bool clear_scan =
-        entry.outcome == EntryOutcome::kPreempting
-        || (entry.outcome == EntryOutcome::kSkipped && !options_.preserve_scan_progress);
+    bool clear_scan = entry.outcome == EntryOutcome::kPreempting
+                      || (entry.outcome == EntryOutcome::kSkipped && !PreserveScanProgress());
     w.scan = clear_scan ? FlavorScanState{} : entry.assignment.last_state;
     queues_.Requeue(entry.workload, entry.reason, now, cycle_);
   }

@@ -137,6 +137,25 @@ class Scheduler {
   const SchedulerOptions& options() const { return options_; }
 
  private:
+  // The Kueue feature gates in effect (the Configuration's, then --feature-gates).
+  const FeatureGates& Gates() const { return cluster_.configuration().feature_gates; }
+  // Gate FlavorFungibilityPreserveScanProgress, unless the options turned it off.
+  bool PreserveScanProgress() const {
+    return options_.preserve_scan_progress && Gates().preserve_scan_progress();
+  }
+  // IgnoreUndeclared when the options ask for it, or when the Configuration's
+  // resources.quotaCheckStrategy does and gate QuotaCheckStrategy is on (Kueue
+  // pkg/scheduler/flavorassigner/flavorassigner.go).
+  QuotaCheckStrategy QuotaCheck() const {
+    if (options_.quota_check == QuotaCheckStrategy::kIgnoreUndeclared
+        || (Gates().quota_check_strategy()
+            && cluster_.resources_config().quota_check_strategy
+                   == QuotaCheckStrategy::kIgnoreUndeclared)) {
+      return QuotaCheckStrategy::kIgnoreUndeclared;
+    }
+    return QuotaCheckStrategy::kBlockUndeclared;
+  }
+
   // Read-only on the scheduler's state (what-ifs go through `preemptors`): safe to call from
   // several threads at once with different sources.
   CycleEntry Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const;

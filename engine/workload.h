@@ -27,7 +27,9 @@ struct ResourceAmount {
 // Kueue walks resources in), zero amounts included.
 struct PodSetRequest {
   std::string name;
-  int32_t count = 0;  // effective count: spec count - reclaimable
+  // Effective count: spec count - reclaimable (unless the ReclaimablePods gate is off). Always
+  // from the spec; a reserved workload is charged by its admission (Workload::admitted).
+  int32_t count = 0;
   std::optional<int32_t> min_count;
   std::vector<ResourceAmount> per_pod;
   std::vector<ResourceAmount> total;  // per_pod x count, saturating
@@ -58,8 +60,11 @@ struct FlavorScanState {
 // Where a reserved workload's quota is charged.
 struct AdmittedPodSet {
   std::string name;
-  int32_t count = 0;
+  int32_t count = 0;  // the admission's pod count (status.admission.podSetAssignments[].count)
   std::vector<std::pair<ResourceId, FlavorId>> flavors;  // resource -> flavor
+  // The admission's resourceUsage for `count` pods, per slot. What is charged can be less: see
+  // ChargedCount (reclaimable pods).
+  std::vector<SlotAmount> usage;
 };
 
 // The bit of a (flavor, resource) pair in Workload::admitted_mask.

@@ -48,16 +48,78 @@ int32_t WorkloadStore::ResolvePriority(const WorkloadSpec& spec) const {
   return 0;
 }
 
+int32_t WorkloadStore::CountAfterReclaim(const WorkloadSpec& spec, std::string_view pod_set) const {
+  auto ps = std::find_if(spec.pod_sets.begin(), spec.pod_sets.end(),
+                         [&](const PodSetSpec& p) { return p.name == pod_set; });
+  if (ps == spec.pod_sets.end()) {
+    return 0;
+  }
+  if (!cluster_.configuration().feature_gates.reclaimable_pods()) {
+    return ps->count;  // the gate off: status.reclaimablePods is ignored
+  }
+  int32_t reclaimable = 0;
+  if (auto it = spec.reclaimable_pods.find(ps->name); it != spec.reclaimable_pods.end()) {
+    reclaimable = it->second;
+  }
+  return ps->count - std::min(std::max(reclaimable, 0), ps->count);
+}
+
+int32_t WorkloadStore::ChargedCount(const Workload& w, const AdmittedPodSet& ps) const {
+  // Kueue pkg/workload/workload.go (totalRequestsFromAdmission): an admitted pod set is charged
+  // its admission's usage, scaled down only when the spec count minus the reclaimable pods falls
+  // below the admission count, and then to that count. A partially admitted pod set (admission
+  // count below spec count - reclaimable) keeps its admission count.
+  return std::min(ps.count, CountAfterReclaim(*w.spec, ps.name));
+}
+
+std::vector<SlotAmount> WorkloadStore::ChargedUsage(
+    const Workload& w, const std::vector<AdmittedPodSet>& admitted) const {
+  std::vector<SlotAmount> usage;
+  for (const AdmittedPodSet& ps : admitted) {
+    int32_t charged = ChargedCount(w, ps);
+    for (const SlotAmount& u : ps.usage) {
+      Quantity amount = u.amount;
+      if (ps.count > 0 && charged < ps.count) {
+        // Kueue divides the pod set's total by its count, then multiplies (integer units).
+        amount = Quantity(u.amount.value() / ps.count * charged);
+      }
+      auto it = std::find_if(usage.begin(), usage.end(),
+                             [&](const SlotAmount& x) { return x.slot == u.slot; });
+      if (it == usage.end()) {
+        usage.push_back({u.slot, amount});
+      } else {
+        it->amount += amount;
+      }
+    }
+  }
+  return usage;
+}
+
+bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int32_t> reclaimable) {
+  Workload& w = Get(id);
+  WorkloadSpec& spec = *specs_[Index(id)];
+  if (spec.reclaimable_pods == reclaimable) {
+    return false;
+  }
+  spec.reclaimable_pods = std::move(reclaimable);
+  w.pod_sets.clear();
+  BuildRequests(w);
+  w.scheduling_hash = 0;
+  if (w.quota_reserved) {
+    auto node = cluster_.ClusterQueueNode(w.cluster_queue);
+    cluster_.mutable_tree().RemoveUsage(node, w.usage);
+    w.usage = ChargedUsage(w, w.admitted);
+    cluster_.mutable_tree().AddUsage(node, w.usage);
+  }
+  return true;
+}
+
 void WorkloadStore::BuildRequests(Workload& w) const {
   const ResourcesConfigSpec& config = cluster_.resources_config();
   for (const PodSetSpec& ps : w.spec->pod_sets) {
     PodSetRequest& out = w.pod_sets.emplace_back();
     out.name = ps.name;
-    int32_t reclaimable = 0;
-    if (auto it = w.spec->reclaimable_pods.find(ps.name); it != w.spec->reclaimable_pods.end()) {
-      reclaimable = it->second;
-    }
-    out.count = ps.count - std::min(std::max(reclaimable, 0), ps.count);
+    out.count = CountAfterReclaim(*w.spec, ps.name);
     out.min_count = ps.min_count;
     out.spec = &ps;
     for (const CanonicalAmount& a : PerPodCanonical(ps.resources, config)) {
@@ -136,11 +198,17 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
     }
     ref.cluster_queue = *cq;
     std::vector<AdmittedPodSet> admitted;
-    std::vector<SlotAmount> usage;
     for (const PodSetAssignmentSpec& psa : s.admission->pod_set_assignments) {
       AdmittedPodSet& ap = admitted.emplace_back();
       ap.name = psa.name;
-      ap.count = psa.count.value_or(0);
+      // Kueue: a missing count is the spec's count of the pod set.
+      int32_t spec_count = 0;
+      for (const PodSetSpec& ps : s.pod_sets) {
+        if (ps.name == psa.name) {
+          spec_count = ps.count;
+        }
+      }
+      ap.count = psa.count.value_or(spec_count);
       for (const auto& [resource, flavor] : psa.flavors) {
         // The recorded flavor may no longer exist as an object: its slot is interned anyway so
         // that the usage keeps counting where Kueue's cache counts it.
@@ -150,23 +218,11 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
         if (used == psa.resource_usage.end()) {
           continue;
         }
-        Quantity amount = used->second;
-        // §3.5: reclaimable pods scale the recorded usage down.
-        int32_t count = psa.count.value_or(0);
-        auto rec = s.reclaimable_pods.find(psa.name);
-        if (rec != s.reclaimable_pods.end() && count > 0) {
-          int32_t now_count = count - std::min(rec->second, count);
-          amount = Quantity(amount.value() / count * now_count);
-        }
-        auto it = std::find_if(usage.begin(), usage.end(),
-                               [&](const SlotAmount& u) { return u.slot == slot; });
-        if (it == usage.end()) {
-          usage.push_back({slot, amount});
-        } else {
-          it->amount += amount;
-        }
+        ap.usage.push_back({slot, used->second});
       }
     }
+    // §3.5: reclaimable pods scale the recorded usage down (ChargedCount).
+    std::vector<SlotAmount> usage = ChargedUsage(ref, admitted);
     TimeMicros reserved_at = 0;
     if (const ConditionSpec* c = s.Condition("QuotaReserved"); c != nullptr) {
       reserved_at = c->last_transition;

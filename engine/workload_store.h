@@ -8,6 +8,7 @@
 // Thread safety: none; owned by one shard.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,20 @@ class WorkloadStore {
   // (or nothing to take), else why not. Call before Reserve; Release gives them back.
   std::optional<std::string> AllocateDevices(WorkloadId id,
                                              const std::vector<AdmittedPodSet>& admitted);
+  // A Workload's status.reclaimablePods changed (a MODIFIED event): rebuilds its requests and,
+  // when it is reserved, re-charges its admission under the rule of ChargedCount. Returns whether
+  // anything changed.
+  bool SetReclaimablePods(WorkloadId id, std::map<std::string, int32_t> reclaimable);
+  // What a reserved pod set is charged for: its admission count, or fewer when the spec count
+  // minus the reclaimable pods is lower (Kueue's totalRequestsFromAdmission).
+  int32_t ChargedCount(const Workload& w, const AdmittedPodSet& ps) const;
+  // The usage per slot that `admitted` charges for `w` (each pod set scaled to ChargedCount).
+  std::vector<SlotAmount> ChargedUsage(const Workload& w,
+                                       const std::vector<AdmittedPodSet>& admitted) const;
+  // Spec count of `pod_set` minus its reclaimable pods (clamped to [0, count]); the spec count
+  // when the ReclaimablePods gate is off; 0 for a pod set the spec does not have.
+  int32_t CountAfterReclaim(const WorkloadSpec& spec, std::string_view pod_set) const;
+
   // Releases the reservation (finished, evicted, deactivated) and frees its quota and devices.
   void Release(WorkloadId id);
   // Marks a reserved workload as being evicted (Evicted=True, pods stopping): it keeps its quota
