@@ -30,6 +30,32 @@ std::string Status(const engine::Workload& w) {
   return "Pending";
 }
 
+// The requests to show: a pending workload's effective requests (from its spec), or what a
+// reserved one is charged, as Kueue's Info of an admitted Workload holds them (Kueue
+// pkg/workload/workload.go, totalRequestsFromAdmission): per pod set of status.admission, the
+// resourceUsage at the admission count, scaled down to ChargedCount when reclaimable pods bring the
+// spec count below it.
+std::vector<engine::PodSetRequest> ShownRequests(const ClusterState& s, const engine::Workload& w) {
+  if (!w.quota_reserved) {
+    return w.pod_sets;
+  }
+  const Cluster& c = *s.cluster;
+  std::vector<engine::PodSetRequest> out;
+  for (const engine::AdmittedPodSet& ps : w.admitted) {
+    engine::PodSetRequest& r = out.emplace_back();
+    r.name = ps.name;
+    r.count = s.store->ChargedCount(w, ps);
+    std::vector<engine::AdmittedPodSet> one = {ps};
+    for (const engine::SlotAmount& u : s.store->ChargedUsage(w, one)) {
+      engine::ResourceId resource = c.SlotKey(u.slot).resource;
+      r.total.push_back({resource, u.amount});
+      r.per_pod.push_back(
+          {resource, r.count > 0 ? engine::Quantity(u.amount.value() / r.count) : u.amount});
+    }
+  }
+  return out;
+}
+
 void WriteAmounts(const Cluster& c, const std::vector<engine::ResourceAmount>& list,
                   JsonWriter& out) {
   std::map<std::string, int64_t> sorted;
@@ -135,7 +161,7 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
   out.Int(w.priority);
   out.Key("requests");
   out.BeginArray();
-  for (const engine::PodSetRequest& ps : w.pod_sets) {
+  for (const engine::PodSetRequest& ps : ShownRequests(s, w)) {
     out.BeginObject();
     out.Key("count");
     out.Int(ps.count);
@@ -202,8 +228,10 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
       "Workload {} ({}), priority {}, LocalQueue {} -> ClusterQueue {}, at {}\n", w.key, Status(w),
       w.priority, w.local_queue,
       engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "<none>", FormatRfc3339(s.now));
-  out += "\nEffective requests (after exclusions and transformations):\n";
-  for (const engine::PodSetRequest& ps : w.pod_sets) {
+  out += w.quota_reserved
+             ? "\nCharged requests (status.admission, scaled down for reclaimable pods):\n"
+             : "\nEffective requests (after exclusions and transformations):\n";
+  for (const engine::PodSetRequest& ps : ShownRequests(s, w)) {
     out += fmt::format("  pod set {} x{}:", ps.name, ps.count);
     for (const engine::ResourceAmount& r : ps.per_pod) {
       out += fmt::format(" {}={} (total {})", c.Name(r.resource), Amount(c, r.resource, r.amount),

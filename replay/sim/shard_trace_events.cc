@@ -130,12 +130,21 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
     return true;
   }
   if (w.quota_reserved) {
-    // Admitted: pod sets are immutable; a priority change updates preemption and requeues
-    // the tree's inadmissible workloads (§9.5).
+    // Admitted: pod sets are immutable; a priority change updates preemption, and a change of
+    // status.reclaimablePods updates the usage charged (the rule of ingest:
+    // WorkloadStore::ChargedCount); either requeues the tree's inadmissible workloads (§9.5).
+    bool changed = false;
     int32_t priority = store().ResolvePriority(spec);
     if (priority != w.priority) {
       w.priority = priority;
       w.scheduling_hash = 0;
+      changed = true;
+    }
+    if (store().SetReclaimablePods(id, spec.reclaimable_pods)) {
+      stats.OnUsageChanged(w.cluster_queue, now);
+      changed = true;
+    }
+    if (changed) {
       ScheduleInadmissibleRequeue(w.cluster_queue);
       Changed();
     }
