@@ -8,6 +8,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace CLI {
@@ -31,6 +33,12 @@ Command AddDiffCommand(CLI::App& app);
 Command AddGateCommand(CLI::App& app);
 Command AddSweepCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
+// `--feature-gates Name=bool,...` on a command that schedules (schedule, explain, replay, sweep):
+// Kueue's feature gates, overriding the Configuration's featureGates (docs/feature-gates.md). An
+// unknown gate name or a bad bool is a flag error. Shared by those commands
+// (replay/cli/feature_gates_flag.cc).
+void AddFeatureGatesFlag(CLI::App* cmd, std::vector<std::pair<std::string, bool>>* out);
+
 // `tally import` and one Command per source (philly, audit, alibaba-gpu, alibaba-dlrm).
 std::vector<Command> AddImportCommands(CLI::App& app);
 

@@ -36,6 +36,7 @@ Command AddSweepCommand(CLI::App& app) {
   sweep_cmd->add_option("-o,--output", sweep->output, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
   sweep_cmd->add_option("--until", sweep->until, "Stop the virtual clock here (RFC 3339)");
+  AddFeatureGatesFlag(sweep_cmd, &sweep->feature_gates);
   sweep_cmd->add_flag("--kueue-scan-reset", sweep->kueue_scan_reset,
                       "Reset flavor scans on ClusterQueue generations only, as Kueue does");
   sweep_cmd

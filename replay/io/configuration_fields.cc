@@ -59,6 +59,61 @@ void ParseWaitForPodsReady(const YAML::Node& obj, ObjectContext& ctx,
   }
 }
 
+// `featureGates` (a map name -> bool, Kueue pkg/features/kube_features.go names): an unknown
+// name is an error, as Kueue's manager refuses to start; a gate tally does not model set to a
+// value other than Kueue's default is a warning (docs/feature-gates.md).
+void ParseFeatureGates(const YAML::Node& obj, ObjectContext& ctx,
+                       engine::ConfigurationSpec& config) {
+  const std::string path = "featureGates";
+  std::optional<YAML::Node> gates = OptionalMap(ctx, obj, "featureGates", path);
+  if (!gates.has_value()) {
+    return;
+  }
+  for (auto it = gates->begin(); it != gates->end(); ++it) {
+    if (!it->first.IsScalar()) {
+      ctx.Error(it->first, path, "expected a feature gate name as key");
+      continue;
+    }
+    const std::string& name = it->first.Scalar();
+    const std::string gate_path = Child(path, name);
+    std::optional<bool> value = ctx.Bool(it->second, gate_path);
+    if (!value.has_value()) {
+      continue;
+    }
+    if (engine::Status s = config.feature_gates.Set(name, *value, /*from_flag=*/false); !s.ok()) {
+      ctx.Error(it->first, gate_path, s.message());
+      continue;
+    }
+    if (std::optional<std::string> w = engine::GateWarning(name, *value)) {
+      ctx.Warning(it->first, gate_path, *w);
+    }
+  }
+}
+
+// Settings Kueue reads that change admission and that tally does not model: a warning each, so
+// that no figure silently ignores them.
+void WarnNotModelled(const YAML::Node& obj, ObjectContext& ctx,
+                     const engine::ConfigurationSpec& config) {
+  if (config.fair_sharing) {
+    ctx.Warning(Get(obj, "fairSharing"), "fairSharing",
+                "not modelled by tally: only the flavor assigner's rule is (with fair sharing, a "
+                "ClusterQueue whose reclaimWithinCohort is not Never may preempt while "
+                "borrowing); the fair-sharing admission order (DRS tournament), fair-sharing "
+                "preemption and preemptionStrategies are not, and preemption stays classical: "
+                "decisions may differ from Kueue's");
+  }
+  if (Present(Get(obj, "admissionFairSharing"))) {
+    ctx.Warning(Get(obj, "admissionFairSharing"), "admissionFairSharing",
+                "not modelled by tally: LocalQueue usage does not order the queues; decisions may "
+                "differ from Kueue's");
+  }
+  const YAML::Node res = Get(obj, "resources");
+  if (Present(res) && res.IsMap() && Present(Get(res, "deviceClassMappings"))) {
+    ctx.Warning(Get(res, "deviceClassMappings"), "resources.deviceClassMappings",
+                "not modelled by tally: DRA device classes are not charged as quota");
+  }
+}
+
 }  // namespace
 
 bool ParseConfiguration(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpec& spec) {
@@ -74,6 +129,38 @@ bool ParseConfiguration(const YAML::Node& obj, ObjectContext& ctx, engine::Clust
       ctx.CheckKeys(*fs, "fairSharing", {"preemptionStrategies"});
     }
   }
+  // Kueue apis/config/v1beta2/configuration_types.go (Configuration and the inline
+  // ControllerManager; v1beta1 also queueVisibility). Only resources, fairSharing,
+  // waitForPodsReady and featureGates change what tally models; the others configure the
+  // manager, its integrations or MultiKueue, and no admission decision.
+  ctx.CheckKeys(obj, "",
+                {"apiVersion",
+                 "kind",
+                 "metadata",
+                 "namespace",
+                 "webhook",
+                 "leaderElection",
+                 "metrics",
+                 "health",
+                 "pprofBindAddress",
+                 "controller",
+                 "tls",
+                 "manageJobsWithoutQueueName",
+                 "managedJobsNamespaceSelector",
+                 "internalCertManagement",
+                 "waitForPodsReady",
+                 "clientConnection",
+                 "integrations",
+                 "multiKueue",
+                 "fairSharing",
+                 "admissionFairSharing",
+                 "resources",
+                 "featureGates",
+                 "objectRetentionPolicies",
+                 "visibilityServer",
+                 "queueVisibility"});
+  ParseFeatureGates(obj, ctx, config);
+  WarnNotModelled(obj, ctx, config);
   ParseWaitForPodsReady(obj, ctx, config);
   std::optional<YAML::Node> res = OptionalMap(ctx, obj, "resources", "resources");
   if (!res.has_value()) {

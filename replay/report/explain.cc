@@ -296,7 +296,8 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
 
 int RunExplain(const ExplainOptions& options) {
   ClusterState state;
-  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset, state);
+  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset,
+                                       options.feature_gates, state);
       status != 0) {
     return status;
   }

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace replay {
@@ -17,6 +18,9 @@ struct ExplainOptions {
   std::optional<std::string> now;
   std::string output = "text";
   bool kueue_scan_reset = false;
+  // --feature-gates: Kueue feature gates over the Configuration's featureGates
+  // (docs/feature-gates.md).
+  std::vector<std::pair<std::string, bool>> feature_gates;
 };
 
 int RunExplain(const ExplainOptions& options);

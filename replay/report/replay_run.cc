@@ -60,6 +60,7 @@ int RunReplay(const ReplayOptions& options) {
   }
   ClusterStateOptions state_options;
   state_options.files = options.manifests;
+  state_options.feature_gates = options.feature_gates;
   state_options.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
   state_options.scheduler = ReplaySchedulerOptions(state_options.scheduler);
   sim.scheduler = state_options.scheduler;
@@ -98,6 +99,9 @@ int RunReplay(const ReplayOptions& options) {
       return 1;
     }
     completed = *run;
+  }
+  for (const LoadError& w : state.load.warnings) {
+    report.warnings.push_back(w.ToString());
   }
   std::fclose(decisions);
   bool written = WriteTextFile(out / "report.json", FormatReportJson(report))

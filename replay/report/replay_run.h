@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/scheduler.h"
@@ -22,6 +23,9 @@ struct ReplayOptions {
   bool strict = false;
   std::optional<std::string> until;  // RFC 3339
   bool kueue_scan_reset = false;
+  // --feature-gates: Kueue feature gates over the Configuration's featureGates
+  // (docs/feature-gates.md).
+  std::vector<std::pair<std::string, bool>> feature_gates;
   bool no_timings = false;
   bool quiet = false;    // no summary on stdout
   bool progress = true;  // a progress bar when stderr is a terminal

@@ -467,6 +467,19 @@ void AppendErrors(std::string& out, const ReplayReport& r) {
   }
 }
 
+void AppendWarnings(std::string& out, const ReplayReport& r) {
+  if (r.warnings.empty()) {
+    return;
+  }
+  out +=
+      "<h2>Warnings</h2>\n<p class=\"note\">The figures below ignore what these warnings name "
+      "(settings tally does not model, fields it does not read).</p>\n<ul class=\"errors\">\n";
+  for (const std::string& w : r.warnings) {
+    out += fmt::format("<li>{}</li>\n", MarkupEscape(w));
+  }
+  out += "</ul>\n";
+}
+
 void AppendEngine(std::string& out, const ReplayReport& r) {
   out += "<h2>Engine cost</h2>\n";
   if (!r.timings) {
@@ -499,6 +512,7 @@ std::string FormatReportHtml(const ReplayReport& report) {
     sep = ", ";
   }
   out += "</p>\n";
+  AppendWarnings(out, report);
   AppendSummary(out, report);
   AppendClusterQueues(out, report);
   AppendPlots(out, report);

@@ -391,6 +391,10 @@ std::string FormatReportJson(const ReplayReport& report) {
   WriteTimeToAdmission(w, report);
   w.Key("usage");
   WriteUsage(w, report);
+  if (!report.warnings.empty()) {  // only when there are any: older reports stay byte-identical
+    w.Key("warnings");
+    StringArray(w, report.warnings);
+  }
   w.EndObject();
   std::string out = w.Take();
   out += '\n';

@@ -414,6 +414,9 @@ void AppendEngine(std::string& out, const ReplayReport& r) {
 
 std::string FormatSummaryText(const ReplayReport& report) {
   std::string out = ModeLine(report);
+  for (const std::string& w : report.warnings) {
+    out += fmt::format("warning: {}\n", w);
+  }
   out += fmt::format("virtual time: {} -> {} ({}){}\n", FormatRfc3339(report.start_time),
                      FormatRfc3339(report.end_time),
                      FormatDuration(std::max<int64_t>(0, report.end_time - report.start_time)),

@@ -13,7 +13,8 @@ namespace replay {
 
 int RunSchedule(const ScheduleOptions& options) {
   ClusterState state;
-  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset, state);
+  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset,
+                                       options.feature_gates, state);
       status != 0) {
     return status;
   }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace replay {
@@ -18,6 +19,9 @@ struct ScheduleOptions {
   std::optional<std::string> now;  // RFC 3339; default: the latest timestamp in the input
   std::string output = "text";
   bool kueue_scan_reset = false;  // reset flavor scans on ClusterQueue generations only (Kueue)
+  // --feature-gates: Kueue feature gates over the Configuration's featureGates
+  // (docs/feature-gates.md).
+  std::vector<std::pair<std::string, bool>> feature_gates;
 };
 
 int RunSchedule(const ScheduleOptions& options);

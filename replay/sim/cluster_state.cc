@@ -29,6 +29,35 @@ bool IsFinished(const engine::WorkloadSpec& w) {
 
 }  // namespace
 
+void ApplyFeatureGates(const std::vector<std::pair<std::string, bool>>& feature_gates,
+                       LoadResult& load) {
+  engine::ConfigurationSpec& config = load.spec.configuration;
+  for (const auto& [name, value] : feature_gates) {
+    if (engine::Status s = config.feature_gates.Set(name, value, /*from_flag=*/true); !s.ok()) {
+      LoadError e;
+      e.file = "--feature-gates";
+      e.message = s.message();
+      load.errors.push_back(std::move(e));
+      continue;
+    }
+    // Without a Configuration object the gates still have to reach the cluster.
+    config.present = true;
+    if (std::optional<std::string> w = engine::GateWarning(name, value)) {
+      LoadError e;
+      e.file = "--feature-gates";
+      e.field_path = name;
+      e.message = *w;
+      load.warnings.push_back(std::move(e));
+    }
+  }
+  // Kueue pkg/util/waitforpodsready: the gate turns waitForPodsReady off whatever the
+  // Configuration says.
+  if (config.feature_gates.disable_wait_for_pods_ready()) {
+    config.wait_for_pods_ready.enable = false;
+    config.wait_for_pods_ready.block_admission = false;
+  }
+}
+
 ClusterState BuildClusterState(const ClusterStateOptions& options) {
   return BuildClusterState(LoadManifestFiles(options.files), options);
 }
@@ -36,6 +65,7 @@ ClusterState BuildClusterState(const ClusterStateOptions& options) {
 ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& options) {
   ClusterState state;
   state.load = std::move(load);
+  ApplyFeatureGates(options.feature_gates, state.load);
   if (!state.load.ok()) {
     return state;
   }
@@ -92,9 +122,11 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
 
 int LoadStateForCommand(const std::vector<std::string>& files,
                         const std::optional<std::string>& now, bool kueue_scan_reset,
+                        const std::vector<std::pair<std::string, bool>>& feature_gates,
                         ClusterState& state) {
   ClusterStateOptions options;
   options.files = files;
+  options.feature_gates = feature_gates;
   options.scheduler.cohort_generation_resets_scan = !kueue_scan_reset;
   if (now) {
     engine::StatusOr<engine::TimeMicros> t = ParseRfc3339(*now);
@@ -108,6 +140,10 @@ int LoadStateForCommand(const std::vector<std::string>& files,
   if (!state.ok()) {
     PrintLoadErrors(state);
     return 1;
+  }
+  // Settings tally does not model (and the manifests' other warnings): never silently.
+  for (const LoadError& w : state.load.warnings) {
+    std::fprintf(stderr, "warning: %s\n", w.ToString().c_str());
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/cluster.h"
@@ -23,6 +24,10 @@ struct ClusterStateOptions {
   std::vector<std::string> files;
   std::optional<engine::TimeMicros> now;
   engine::SchedulerOptions scheduler;
+  // --feature-gates: overrides the Configuration's featureGates (names already checked by
+  // engine::ParseFeatureGateList). Gates tally does not model set to a non-default value add a
+  // warning to load.warnings.
+  std::vector<std::pair<std::string, bool>> feature_gates;
 };
 
 struct ClusterState {
@@ -53,7 +58,14 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
 // invalid input, after printing the errors), or 0 with `state` built.
 int LoadStateForCommand(const std::vector<std::string>& files,
                         const std::optional<std::string>& now, bool kueue_scan_reset,
+                        const std::vector<std::pair<std::string, bool>>& feature_gates,
                         ClusterState& state);
+
+// Applies --feature-gates to the loaded Configuration (and what the gates imply for it:
+// DisableWaitForPodsReady turns waitForPodsReady off), adding a warning for each gate tally does
+// not model set to a non-default value. Idempotent. BuildClusterState calls it.
+void ApplyFeatureGates(const std::vector<std::pair<std::string, bool>>& feature_gates,
+                       LoadResult& load);
 
 // Runs `cycles` scheduling cycles at state.now, or, with 0, until another cycle cannot change
 // anything (nothing admitted or evicted, no scan with flavors left, no unseen heads; at most

@@ -100,6 +100,9 @@ struct ReplayReport {
   std::vector<std::string> errors;  // the first kMaxListedErrors, "file:line: ..."
   int64_t errors_not_listed = 0;
   static constexpr size_t kMaxListedErrors = 100;
+  // The manifests' warnings ("file:line: ..."), among them every Configuration setting and
+  // feature gate tally does not model: the figures ignored them (docs/feature-gates.md).
+  std::vector<std::string> warnings;
 
   // --- Model ---
   std::string mode = "policy-only";          // or "control-plane"

@@ -98,6 +98,7 @@ ReplayOptions VariantReplayOptions(const SweepOptions& o, const fs::path& dir) {
   r.out = dir.string();
   r.until = o.until;
   r.kueue_scan_reset = o.kueue_scan_reset;
+  r.feature_gates = o.feature_gates;
   r.no_timings = true;  // byte-identical outputs, however the sweep is sliced
   r.quiet = true;       // nothing on stdout: parallel variants must not interleave
   r.progress = false;

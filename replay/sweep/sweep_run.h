@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace replay {
@@ -30,6 +31,9 @@ struct SweepOptions {
   std::string output = "text";  // text | json
   // Replay model flags, as `tally replay` takes them (docs/replay.md).
   bool kueue_scan_reset = false;
+  // --feature-gates: Kueue feature gates over the Configuration's featureGates
+  // (docs/feature-gates.md).
+  std::vector<std::pair<std::string, bool>> feature_gates;
   std::optional<std::string> until;
   std::string pods_ready_delay = "0s";
   std::string admission_check_delay = "0s";
