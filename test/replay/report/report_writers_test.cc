@@ -240,6 +240,25 @@ TEST(ReportJsonTest, EmptyReportIsValid) {
   EXPECT_FALSE(FormatPrometheus(ReplayReport()).empty());
 }
 
+// Issue 20: settings tally does not model are never silent. The key is written only when there are
+// warnings, so reports without any stay byte-identical.
+TEST(ReportJsonTest, WarningsListedWhenAny) {
+  ReplayReport r = SampleReport();
+  EXPECT_EQ(FormatReportJson(r).find("\"warnings\""), std::string::npos);
+  r.warnings = {"c.yaml:4: document 0 Configuration: admissionFairSharing: not modelled by tally"};
+  const std::string json = FormatReportJson(r);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(json).get(doc), simdjson::SUCCESS) << json;
+  ExpectSortedKeys(doc, "$");
+  ASSERT_EQ(ArraySize(doc["warnings"]), 1u);
+  EXPECT_EQ(std::string_view(doc["warnings"].at(0)), r.warnings[0]);
+  EXPECT_NE(FormatReportHtml(r).find("<h2>Warnings</h2>"), std::string::npos);
+  EXPECT_NE(FormatReportHtml(r).find("admissionFairSharing: not modelled by tally"),
+            std::string::npos);
+  EXPECT_NE(FormatSummaryText(r).find("warning: c.yaml:4:"), std::string::npos);
+}
+
 // --- Text summary ---
 
 TEST(SummaryTextTest, CountersReconcileAndLinesFit) {
