@@ -105,4 +105,10 @@ const char* ToString(TransformationStrategy v) {
   return "?";
 }
 
+QuotaCheckStrategy EffectiveQuotaCheck(const ConfigurationSpec& configuration) {
+  return configuration.feature_gates.quota_check_strategy()
+             ? configuration.resources.quota_check_strategy
+             : QuotaCheckStrategy::kBlockUndeclared;
+}
+
 }  // namespace engine

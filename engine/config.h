@@ -233,4 +233,9 @@ struct ConfigurationSpec {
   SourceRef source;
 };
 
+// The quota check strategy in effect: the Configuration's resources.quotaCheckStrategy while gate
+// QuotaCheckStrategy is on, else BlockUndeclared (Kueue
+// pkg/scheduler/flavorassigner/flavorassigner.go).
+QuotaCheckStrategy EffectiveQuotaCheck(const ConfigurationSpec& configuration);
+
 }  // namespace engine

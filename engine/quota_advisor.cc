@@ -40,6 +40,8 @@ bool AdmitsWith(Cluster& cluster, const Workload& w, CqId cq) {
   req.cq = cq;
   req.cluster = &cluster;
   req.tree = &cluster.tree();
+  req.fair_sharing = cluster.configuration().fair_sharing;
+  req.quota_check = EffectiveQuotaCheck(cluster.configuration());
   return AssignFlavors(req, nullptr).Mode() == AssignmentMode::kFit;
 }
 

@@ -147,13 +147,10 @@ class Scheduler {
   // resources.quotaCheckStrategy does and gate QuotaCheckStrategy is on (Kueue
   // pkg/scheduler/flavorassigner/flavorassigner.go).
   QuotaCheckStrategy QuotaCheck() const {
-    if (options_.quota_check == QuotaCheckStrategy::kIgnoreUndeclared
-        || (Gates().quota_check_strategy()
-            && cluster_.resources_config().quota_check_strategy
-                   == QuotaCheckStrategy::kIgnoreUndeclared)) {
+    if (options_.quota_check == QuotaCheckStrategy::kIgnoreUndeclared) {
       return QuotaCheckStrategy::kIgnoreUndeclared;
     }
-    return QuotaCheckStrategy::kBlockUndeclared;
+    return EffectiveQuotaCheck(cluster_.configuration());
   }
 
   // Read-only on the scheduler's state (what-ifs go through `preemptors`): safe to call from

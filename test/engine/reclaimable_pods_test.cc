@@ -23,7 +23,8 @@ constexpr TimeMicros kNow = 1'000'000'000;
 // One ClusterQueue `cq` (flavor f, cpu nominal `nominal` cores, namespace ns, LocalQueue lq).
 class World {
  public:
-  explicit World(int64_t nominal, FeatureGates gates = {})
+  explicit World(int64_t nominal, FeatureGates gates = {},
+                 QuotaCheckStrategy quota_check = QuotaCheckStrategy::kBlockUndeclared)
       : store_(cluster_), queues_(cluster_, store_) {
     ClusterSpec spec;
     spec.flavors.emplace_back().name = "f";
@@ -41,6 +42,7 @@ class World {
     lq.cluster_queue = "cq";
     spec.configuration.present = true;
     spec.configuration.feature_gates = std::move(gates);
+    spec.configuration.resources.quota_check_strategy = quota_check;
     cluster_.Apply(spec);
     scheduler_ = std::make_unique<Scheduler>(cluster_, store_, queues_, SchedulerOptions{});
   }
@@ -227,6 +229,28 @@ TEST(FeatureGateTest, PartialAdmissionGate) {
       EXPECT_NE(e->outcome, EntryOutcome::kAdmitted);
       EXPECT_EQ(world.Used(), 0);
     }
+  }
+}
+
+TEST(FeatureGateTest, QuotaCheckStrategyReachesTheScheduler) {
+  // The Configuration's IgnoreUndeclared admits a request for a resource cq does not cover
+  // (memory), while gate QuotaCheckStrategy is on; BlockUndeclared (or the gate off) does not.
+  struct Case {
+    QuotaCheckStrategy strategy;
+    bool gate;
+    bool admitted;
+  };
+  for (const Case& c : {Case{QuotaCheckStrategy::kIgnoreUndeclared, true, true},
+                        Case{QuotaCheckStrategy::kIgnoreUndeclared, false, false},
+                        Case{QuotaCheckStrategy::kBlockUndeclared, true, false}}) {
+    World world(3, Gates("QuotaCheckStrategy", c.gate), c.strategy);
+    WorkloadSpec s = World::Spec("mem", 1, 1);
+    AddTo(s.pod_sets[0].resources.containers[0].requests, "memory", *ParseDecimalQuantity("1Gi"));
+    WorkloadId id = world.AddPending(std::move(s));
+    std::optional<CycleEntry> e = world.Cycle(id);
+    ASSERT_TRUE(e.has_value());
+    EXPECT_EQ(e->outcome == EntryOutcome::kAdmitted, c.admitted)
+        << static_cast<int>(c.strategy) << " gate " << c.gate << ": " << e->message;
   }
 }
 
