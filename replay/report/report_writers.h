@@ -32,7 +32,8 @@ inline constexpr int kReportSchemaVersion = 1;
 // as null.
 std::string FormatReportJson(const ReplayReport& report);
 
-// The human summary printed on stdout: mode, virtual time span, input counters, outcomes, one row
+// The human summary printed on stdout: mode, the manifests' warnings (one line each, however long),
+// virtual time span, input counters, outcomes, one row
 // per ClusterQueue (the 20 with most admissions when there are more), per class when the trace has
 // classes, and the engine cost. Lines are at most 100 columns.
 std::string FormatSummaryText(const ReplayReport& report);

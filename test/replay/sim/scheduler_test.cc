@@ -365,3 +365,51 @@ TEST(SchedulerTest, ShufflingTheInputDoesNotChangeTheOutput) {
 
 }  // namespace
 }  // namespace replay
+
+namespace replay {
+namespace {
+
+// Issue 20: --feature-gates over the Configuration's featureGates (ApplyFeatureGates).
+TEST(FeatureGatesFlagTest, OverridesTheConfigurationAndWarns) {
+  LoadResult load = LoadManifestString(R"(
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+featureGates: {ReclaimablePods: false}
+waitForPodsReady: {blockAdmission: true}
+)",
+                                       "c.yaml");
+  ASSERT_TRUE(load.ok());
+  EXPECT_FALSE(load.spec.configuration.feature_gates.reclaimable_pods());
+  ApplyFeatureGates({{"ReclaimablePods", true},
+                     {"DisableWaitForPodsReady", true},
+                     {"PrioritizePreemptorWorkloads", true}},
+                    load);
+  ASSERT_TRUE(load.ok());
+  const engine::ConfigurationSpec& c = load.spec.configuration;
+  EXPECT_TRUE(c.feature_gates.reclaimable_pods());  // the flag wins
+  EXPECT_TRUE(c.feature_gates.settings().at("ReclaimablePods").from_flag);
+  // Kueue pkg/util/waitforpodsready: the gate turns waitForPodsReady off.
+  EXPECT_FALSE(c.wait_for_pods_ready.enable);
+  EXPECT_FALSE(c.wait_for_pods_ready.block_admission);
+  // Only the gate tally does not model, set away from its default, is a warning.
+  ASSERT_EQ(load.warnings.size(), 1u);
+  EXPECT_EQ(load.warnings[0].file, "--feature-gates");
+  EXPECT_NE(load.warnings[0].ToString().find("PrioritizePreemptorWorkloads=true is not modelled"),
+            std::string::npos);
+  // Idempotent: the per-shard states apply it again with no flags.
+  ApplyFeatureGates({}, load);
+  EXPECT_EQ(load.warnings.size(), 1u);
+}
+
+TEST(FeatureGatesFlagTest, GatesWithoutAConfigurationReachTheCluster) {
+  LoadResult load = LoadManifestString(kFlavor, "f.yaml");
+  ASSERT_TRUE(load.ok());
+  ClusterStateOptions options;
+  options.feature_gates = {{"ReclaimablePods", false}};
+  ClusterState state = BuildClusterState(std::move(load), options);
+  ASSERT_TRUE(state.ok());
+  EXPECT_FALSE(state.cluster->configuration().feature_gates.reclaimable_pods());
+}
+
+}  // namespace
+}  // namespace replay
