@@ -32,6 +32,10 @@ void ParseWaitForPodsReady(const YAML::Node& obj, ObjectContext& ctx,
   }
   ctx.CheckKeys(*w, path,
                 {"enable", "timeout", "blockAdmission", "requeuingStrategy", "recoveryTimeout"});
+  if (Present(Get(*w, "recoveryTimeout"))) {
+    ctx.Warning(Get(*w, "recoveryTimeout"), Child(path, "recoveryTimeout"),
+                "not modelled by tally: pods never turn not-ready once running in a replay");
+  }
   out.enable = ctx.Bool(Get(*w, "enable"), Child(path, "enable")).value_or(true);
   out.timeout =
       DurationField(ctx, Get(*w, "timeout"), Child(path, "timeout")).value_or(out.timeout);
