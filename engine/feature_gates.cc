@@ -39,10 +39,14 @@ constexpr std::array kGates = {
     FeatureGateInfo{"FlavorFungibility", true, kNotModelled,
                     "flavor fungibility and the resumable flavor scan are always on"},
     FeatureGateInfo{"FlavorFungibilityPreserveScanProgress", true, kModelled, ""},
-    FeatureGateInfo{"KueueDRAIntegration", true, kNoEffect, ""},
-    FeatureGateInfo{"KueueDRAIntegrationConsumableCapacity", false, kNoEffect, ""},
-    FeatureGateInfo{"KueueDRAIntegrationExtendedResource", true, kNoEffect, ""},
-    FeatureGateInfo{"KueueDRAIntegrationPartitionableDevices", true, kNoEffect, ""},
+    FeatureGateInfo{"KueueDRAIntegration", true, kNotModelled,
+                    "DRA resource claims are not read or charged"},
+    FeatureGateInfo{"KueueDRAIntegrationConsumableCapacity", false, kNotModelled,
+                    "DRA resource claims are not read or charged"},
+    FeatureGateInfo{"KueueDRAIntegrationExtendedResource", true, kNotModelled,
+                    "DRA resource claims are not read or charged"},
+    FeatureGateInfo{"KueueDRAIntegrationPartitionableDevices", true, kNotModelled,
+                    "DRA resource claims are not read or charged"},
     FeatureGateInfo{"KueueDRARejectWorkloadsWhenDRADisabled", true, kNoEffect, ""},
     FeatureGateInfo{"LWSImmutableGroupSize", true, kNoEffect, ""},
     FeatureGateInfo{"LocalQueueMetrics", true, kNoEffect, ""},
@@ -159,8 +163,8 @@ std::optional<std::string> GateWarning(std::string_view name, bool value) {
       return std::nullopt;
     case GateSupport::kNotModelled:
       return fmt::format(
-          "feature gate {}={} is not modelled by tally ({}); tally behaves as with Kueue's "
-          "default ({}): decisions may differ from Kueue's",
+          "feature gate {}={} is not modelled by tally ({}); Kueue's default is {}: decisions may "
+          "differ from Kueue's",
           name, value, info->note, info->kueue_default);
     case GateSupport::kNoEffect:
       return fmt::format(

@@ -27,7 +27,7 @@ namespace engine {
 // What tally does with a gate.
 enum class GateSupport : uint8_t {
   kModelled,     // both values change tally's decisions as they change Kueue's
-  kNotModelled,  // changes Kueue's admission decisions; tally always behaves as the default
+  kNotModelled,  // changes Kueue's admission decisions; tally does what `note` says, either value
   kNoEffect,     // changes nothing tally models (controllers, integrations, MultiKueue, metrics)
 };
 const char* ToString(GateSupport v);
