@@ -1,0 +1,100 @@
+// Tests for the RFC 3339 parser and formatter (replay/io/time_parse.h).
+#include "replay/io/time_parse.h"
+
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace replay {
+namespace {
+
+::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
+}
+
+int64_t Micros(const std::string& text) {
+  engine::StatusOr<int64_t> t = ParseRfc3339(text);
+  EXPECT_TRUE(t.ok()) << text << ": " << t.status().message();
+  return t.ok() ? *t : -1;
+}
+
+TEST(TimeParseTest, UtcAndFractions) {
+  EXPECT_EQ(Micros("1970-01-01T00:00:00Z"), 0);
+  EXPECT_EQ(Micros("2024-03-19T20:49:17Z"), 1710881357000000);
+  EXPECT_EQ(Micros("2024-03-19T20:49:17.5Z"), 1710881357500000);
+  EXPECT_EQ(Micros("2024-03-19T20:49:17.000001Z"), 1710881357000001);
+  EXPECT_EQ(Micros("2024-03-19T20:49:17.123456789Z"), 1710881357123456);  // truncated
+  EXPECT_EQ(Micros("2024-03-19t20:49:17z"), 1710881357000000);
+}
+
+TEST(TimeParseTest, Offsets) {
+  EXPECT_EQ(Micros("2024-03-19T21:49:17+01:00"), 1710881357000000);
+  EXPECT_EQ(Micros("2024-03-19T15:19:17.25-05:30"), 1710881357250000);
+  EXPECT_EQ(Micros("2024-03-20T00:00:00+00:00"), Micros("2024-03-20T00:00:00Z"));
+  EXPECT_EQ(Micros("2024-03-20T00:00:00-00:00"), Micros("2024-03-20T00:00:00Z"));
+  // The offset crosses the day, the month and the year.
+  EXPECT_EQ(Micros("2024-01-01T01:00:00+02:00"), Micros("2023-12-31T23:00:00Z"));
+}
+
+TEST(TimeParseTest, CalendarEdges) {
+  EXPECT_EQ(Micros("2024-02-29T00:00:00Z"), 1709164800LL * 1000000);
+  EXPECT_EQ(Micros("2000-02-29T00:00:00Z") + 86400LL * 1000000, Micros("2000-03-01T00:00:00Z"));
+  EXPECT_EQ(Micros("1969-12-31T23:59:59Z"), -1000000);
+  EXPECT_EQ(Micros("1969-12-31T23:59:59.5Z"), -500000);
+  EXPECT_EQ(Micros("1600-03-01T00:00:00Z"), -11670912000LL * 1000000);
+  EXPECT_EQ(Micros("9999-12-31T23:59:59Z"), 253402300799LL * 1000000);
+  EXPECT_EQ(Micros("0001-01-01T00:00:00Z"), -62135596800LL * 1000000);
+}
+
+TEST(TimeParseTest, Errors) {
+  struct Case {
+    const char* text;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"", "empty timestamp"},
+      {"2024-03-19", "no time of day"},
+      {"2024-03-19 20:49:17Z", "separated by 'T'"},
+      {"2024-03-19T20:49:17", "no time zone"},
+      {"2024-3-19T20:49:17Z", "YYYY-MM-DD"},
+      {"24-03-19T20:49:17Z", "YYYY-MM-DD"},
+      {"2024-03-19T20:49Z", "hh:mm:ss"},
+      {"2024-13-01T00:00:00Z", "month out of range"},
+      {"2024-00-01T00:00:00Z", "month out of range"},
+      {"2023-02-29T00:00:00Z", "day out of range"},
+      {"1900-02-29T00:00:00Z", "day out of range"},
+      {"2024-04-31T00:00:00Z", "day out of range"},
+      {"2024-03-00T00:00:00Z", "day out of range"},
+      {"2024-03-19T24:00:00Z", "hour out of range"},
+      {"2024-03-19T20:60:00Z", "minute out of range"},
+      {"2024-03-19T20:49:60Z", "second out of range"},
+      {"2024-03-19T20:49:17.Z", "no digits after the decimal point"},
+      {"2024-03-19T20:49:17+0100", "+hh:mm"},
+      {"2024-03-19T20:49:17+24:00", "offset out of range"},
+      {"2024-03-19T20:49:17Q", "'Z' or an offset"},
+      {"2024-03-19T20:49:17Z junk", "after the time zone"},
+  };
+  for (const Case& c : cases) {
+    engine::StatusOr<int64_t> t = ParseRfc3339(c.text);
+    ASSERT_FALSE(t.ok()) << c.text;
+    EXPECT_TRUE(Contains(t.status().message(), c.why)) << c.text;
+  }
+}
+
+TEST(TimeParseTest, FormatRoundTrips) {
+  EXPECT_EQ(FormatRfc3339(0), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(FormatRfc3339(1710881357000000), "2024-03-19T20:49:17Z");
+  EXPECT_EQ(FormatRfc3339(1710881357250000), "2024-03-19T20:49:17.250000Z");
+  EXPECT_EQ(FormatRfc3339(-500000), "1969-12-31T23:59:59.500000Z");
+  for (const char* text : {"2024-02-29T12:34:56Z", "1999-12-31T23:59:59.999999Z",
+                           "1960-06-15T08:00:00.000001Z", "2100-03-01T00:00:00Z"}) {
+    EXPECT_EQ(FormatRfc3339(Micros(text)), text);
+  }
+}
+
+}  // namespace
+}  // namespace replay
