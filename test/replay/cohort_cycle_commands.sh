@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cohort_cycle_commands.sh TALLY MANIFESTS
-# Issue 20 part 2: every subcommand that reads manifests answers at once on a cohort cycle
+# Issue 20 part 2: every subcommand that reads manifests (validate, schedule, explain, replay,
+# sweep, audit-log) answers at once on a cohort cycle
 # (a -> b -> a). Each run is capped (10 s, 4 GB of address space) so that a regression fails
 # here instead of eating the machine; ctest adds a TIMEOUT on top.
 set -uo pipefail
@@ -50,11 +51,18 @@ run replay 0 "${tally}" replay --manifests "${manifests}" --events "${work}/even
   --out "${work}/out" -q
 run replay_cp 0 "${tally}" replay --manifests "${manifests}" --events "${work}/events.jsonl" \
   --control-plane --cycle-duration 10ms --out "${work}/out_cp" -q
+run sweep 0 "${tally}" sweep --manifests "${manifests}" --events "${work}/events.jsonl" \
+  --set "ClusterQueue/q:spec.resourceGroups[0].flavors[0].resources[0].nominalQuota=2,8" \
+  --jobs 1 --out "${work}/sweep"
+if [[ -f "${work}/out/decisions.jsonl" ]]; then
+  run audit_log 0 "${tally}" audit-log --manifests "${manifests}" --events "${work}/events.jsonl" \
+    --decisions "${work}/out/decisions.jsonl" --out "${work}/audit.log"
+fi
 if [[ -f "${work}/out/decisions.jsonl" ]] && grep -q '"type":"Admitted"' "${work}/out/decisions.jsonl"; then
   echo "FAIL replay: admitted into a cohort cycle" >&2
   fail=1
 fi
 if [[ "${fail}" == 0 ]]; then
-  echo "ok: validate, schedule, explain, replay answered on a cohort cycle"
+  echo "ok: validate, schedule, explain, replay, sweep and audit-log answered on a cohort cycle"
 fi
 exit "${fail}"
