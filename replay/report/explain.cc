@@ -284,7 +284,11 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
     }
   }
   out += "\nWhat would admit it: ";
-  out += suggestion        ? suggestion->message + "\n"
+  const std::string cycle =
+      engine::IsValid(w.cluster_queue) ? c.CohortCycle(w.cluster_queue) : std::string();
+  out += !cycle.empty() ? fmt::format(
+             "no quota change: break the cohort cycle {} (change one parentName)\n", cycle)
+         : suggestion      ? suggestion->message + "\n"
          : e.misconfigured ? std::string("no quota change: it is Misconfigured (see the message)\n")
                            : (a.Mode() == engine::AssignmentMode::kFit
                                   ? std::string("nothing needed: it fits now\n")

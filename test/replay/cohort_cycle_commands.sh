@@ -40,6 +40,7 @@ run schedule 0 "${tally}" schedule "${manifests}"
 run schedule_json 0 "${tally}" schedule -o json "${manifests}"
 run explain 0 "${tally}" explain "${manifests}" ns/w
 expect explain "ClusterQueue q cannot admit: cohorts a → b → a form a cycle"
+expect explain "What would admit it: no quota change: break the cohort cycle a → b → a"
 run explain_json 0 "${tally}" explain -o json "${manifests}" ns/w
 expect explain_json "form a cycle"
 run explain_kueue 0 "${tally}" explain --kueue-scan-reset "${manifests}" ns/w
