@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -188,6 +189,12 @@ struct Figures {
   int64_t cycles_starting_in_debt = 0;
   int64_t invariant_violations = 0;
   int64_t oracle_mismatches = 0;
+  int64_t control_plane_seeds = 0;  // victims keep their quota until a later cycle releases them
+  int64_t deferred_releases = 0;
+  // Control-plane seeds: cycles after which a node was below T >= -BL while counting the quota
+  // victims still hold (it comes back when they release). Measured, not asserted: see the note
+  // at HeadroomWithoutEvicting.
+  int64_t cycles_below_floor_while_victims_stop = 0;
 
   int64_t edits() const {
     return edits_shrink + edits_grow + edits_reorder + edits_quota + edits_cq_move
@@ -261,16 +268,59 @@ std::vector<std::optional<Quantity>> OracleHeadroom(const Engine& e,
   return out;
 }
 
+// BorrowingHeadroom with the usage of the victims still stopping removed: in the replay's deferred
+// mode a cycle that issues preemptions counts its victims' quota as freed (engine/scheduler.cc,
+// HeadroomWithoutEvicting, the engine's own debug check), while the victims hold it until they
+// are released. Leaves the tree as it found it.
+std::vector<Quantity> HeadroomWithoutEvicting(Engine& e) {
+  ResourceTree& tree = e.cluster.mutable_tree();
+  ResourceTree::GenerationFreeze freeze(tree);
+  for (WorkloadId v : e.store.Evicting()) {
+    const Workload& victim = e.store.Get(v);
+    tree.RemoveUsage(e.cluster.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  std::vector<Quantity> headroom = BorrowingHeadroom(tree);
+  for (WorkloadId v : e.store.Evicting()) {
+    const Workload& victim = e.store.Get(v);
+    tree.AddUsage(e.cluster.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  return headroom;
+}
+
+// CheckHeadroomKept on the tree with the usage of the victims still stopping removed.
+std::string CheckKeptWithoutEvicting(Engine& e, const std::vector<Quantity>& before) {
+  ResourceTree& tree = e.cluster.mutable_tree();
+  ResourceTree::GenerationFreeze freeze(tree);
+  for (WorkloadId v : e.store.Evicting()) {
+    const Workload& victim = e.store.Get(v);
+    tree.RemoveUsage(e.cluster.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  std::string error = CheckHeadroomKept(tree, before);
+  for (WorkloadId v : e.store.Evicting()) {
+    const Workload& victim = e.store.Get(v);
+    tree.AddUsage(e.cluster.ClusterQueueNode(victim.cluster_queue), victim.usage);
+  }
+  return error;
+}
+
 void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
   std::mt19937_64 rng(seed * 1'000'003 + 17);
   SchedulerOptions options;
   options.cohort_generation_resets_scan = seed % 2 == 0;  // odd seeds: --kueue-scan-reset
+  // Seeds 2, 3 mod 4: the control-plane timing of the replay (replay/sim): a victim keeps its
+  // quota while its pods stop and is released 0-3 cycles later (--finish-to-release), its tree's
+  // inadmissible workloads requeued then; the others release at the end of the evicting cycle, as
+  // `tally schedule` does.
+  const bool control_plane = seed % 4 >= 2;
+  options.defer_victim_release = control_plane;
   Engine e(options);
   ClusterSpec spec = RandomCluster(rng);
   e.cluster.Apply(spec);
   Figures f;
   int next_workload = 0;
   std::vector<WorkloadId> live;
+  std::map<WorkloadId, int64_t> release_at;  // victims still stopping -> the cycle they release
+  f.control_plane_seeds = control_plane ? 1 : 0;
   auto fail = [&](const std::string& what) {
     ++f.invariant_violations;
     ADD_FAILURE() << "seed " << seed << " cycle " << f.cycles << ": " << what;
@@ -355,7 +405,25 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
       e.queues.QueueAllInadmissible(now, e.scheduler.cycle());
     }
 
-    const std::vector<Quantity> before = BorrowingHeadroom(e.cluster.tree());
+    // Victims whose pods have stopped give their quota back now.
+    bool stopped = false;
+    for (auto it = release_at.begin(); it != release_at.end();) {
+      if (it->second <= cycle) {
+        e.scheduler.FinishEviction(it->first, now);
+        ++f.deferred_releases;
+        stopped = true;
+        it = release_at.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (stopped) {
+      e.queues.QueueAllInadmissible(now, e.scheduler.cycle());
+    }
+
+    const std::vector<Quantity> before =
+        control_plane ? HeadroomWithoutEvicting(e) : BorrowingHeadroom(e.cluster.tree());
+    const std::vector<Quantity> before_all = BorrowingHeadroom(e.cluster.tree());
     const std::vector<std::optional<Quantity>> oracle_before = OracleHeadroom(e, Oracle(e));
     f.cycles_starting_in_debt +=
         std::any_of(before.begin(), before.end(), [](Quantity h) { return h < Quantity::Zero(); })
@@ -392,7 +460,13 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
     }
     // Invariant 2 on the tree's own balance.
     ++f.headroom_checks;
-    if (std::string error = CheckHeadroomKept(e.cluster.tree(), before); !error.empty()) {
+    if (control_plane) {
+      if (std::string error = CheckKeptWithoutEvicting(e, before); !error.empty()) {
+        fail(error);
+      }
+      f.cycles_below_floor_while_victims_stop +=
+          CheckHeadroomKept(e.cluster.tree(), before_all).empty() ? 0 : 1;
+    } else if (std::string error = CheckHeadroomKept(e.cluster.tree(), before); !error.empty()) {
       fail(error);
     }
     // The oracle: from-scratch values, and invariant 2 on the KEP-79 T.
@@ -418,7 +492,9 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
           ADD_FAILURE() << "seed " << seed << " cycle " << f.cycles << ": node " << n << " slot "
                         << s << " differs from the oracle";
         }
-        if (oracle_after[i] && oracle_before[i]
+        // The floor on the oracle's T: with victims still stopping the engine's own check above
+        // (without their quota) is the one that holds; their held quota is measured, not asserted.
+        if (!control_plane && oracle_after[i] && oracle_before[i]
             && *oracle_after[i] < Min(Quantity::Zero(), *oracle_before[i])) {
           fail(fmt::format("oracle: node {} slot {} T + BL = {} after, {} before", n, s,
                            oracle_after[i]->value(), oracle_before[i]->value()));
@@ -429,12 +505,18 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
       break;  // the failures name the seed and cycle
     }
 
-    // Completions free capacity.
+    for (const Eviction& ev : result.evictions) {
+      if (control_plane) {
+        release_at.emplace(ev.victim, cycle + std::uniform_int_distribution<int64_t>(0, 3)(rng));
+      }
+    }
+
+    // Completions free capacity (a victim still stopping is released above, not here).
     std::bernoulli_distribution finishes(0.1);
     bool released = false;
     for (WorkloadId id : live) {
       Workload& w = e.store.Get(id);
-      if (w.quota_reserved && finishes(rng)) {
+      if (w.quota_reserved && !release_at.contains(id) && finishes(rng)) {
         e.store.Release(id);
         released = true;
       }
@@ -457,6 +539,9 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
   t.cycles_starting_in_debt += f.cycles_starting_in_debt;
   t.invariant_violations += f.invariant_violations;
   t.oracle_mismatches += f.oracle_mismatches;
+  t.control_plane_seeds += f.control_plane_seeds;
+  t.deferred_releases += f.deferred_releases;
+  t.cycles_below_floor_while_victims_stop += f.cycles_below_floor_while_victims_stop;
   // The run exercised what it is meant to.
   EXPECT_GT(f.admissions_checked, cycles / 10) << "seed " << seed;
   EXPECT_GT(f.edits_shrink + f.edits_grow + f.edits_reorder, cycles / 20) << "seed " << seed;
@@ -484,7 +569,8 @@ TEST(SchedulerPropertyTest, EditsInterleavedWithCyclesKeepInvariantsAndMatchOrac
       "reorder %lld; quota %lld; ClusterQueue moves %lld; Cohort moves %lld), %lld admissions "
       "and %lld preempting assignments checked, %lld cycles starting with a node below its "
       "floor, %lld headroom checks, %lld node-slot oracle comparisons, %lld invariant "
-      "violations, %lld oracle mismatches\n",
+      "violations, %lld oracle mismatches; %lld seeds with the control plane's deferred victim "
+      "release (%lld releases; %lld cycles below a floor while victims stopped)\n",
       static_cast<long long>(t.cycles), static_cast<long long>(t.edits()),
       static_cast<long long>(t.edits_shrink), static_cast<long long>(t.edits_grow),
       static_cast<long long>(t.edits_reorder), static_cast<long long>(t.edits_quota),
@@ -492,7 +578,9 @@ TEST(SchedulerPropertyTest, EditsInterleavedWithCyclesKeepInvariantsAndMatchOrac
       static_cast<long long>(t.admissions_checked), static_cast<long long>(t.preemptions_checked),
       static_cast<long long>(t.cycles_starting_in_debt), static_cast<long long>(t.headroom_checks),
       static_cast<long long>(t.node_slot_comparisons),
-      static_cast<long long>(t.invariant_violations), static_cast<long long>(t.oracle_mismatches));
+      static_cast<long long>(t.invariant_violations), static_cast<long long>(t.oracle_mismatches),
+      static_cast<long long>(t.control_plane_seeds), static_cast<long long>(t.deferred_releases),
+      static_cast<long long>(t.cycles_below_floor_while_victims_stop));
   ::testing::Test::RecordProperty("cycles", std::to_string(t.cycles));
   ::testing::Test::RecordProperty("edits", std::to_string(t.edits()));
   ::testing::Test::RecordProperty("admissions_checked", std::to_string(t.admissions_checked));
@@ -501,6 +589,9 @@ TEST(SchedulerPropertyTest, EditsInterleavedWithCyclesKeepInvariantsAndMatchOrac
                                   std::to_string(t.invariant_violations + t.oracle_mismatches));
   EXPECT_EQ(t.invariant_violations, 0);
   EXPECT_EQ(t.oracle_mismatches, 0);
+  if (first != last) {
+    EXPECT_GT(t.deferred_releases, 0) << "the control-plane seeds released no victim";
+  }
 }
 
 // --- Issue 20 part 1, deterministic --------------------------------------------------------------
