@@ -205,6 +205,7 @@ ShardPlan ShardPlanner::Build(bool single) const {
     }
   }
   std::vector<std::pair<std::string, uint32_t>> ordered;
+  ordered.reserve(label_of_root.size());
   for (const auto& [root, label] : label_of_root) {
     ordered.emplace_back(label, root);
   }

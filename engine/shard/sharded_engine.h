@@ -44,6 +44,9 @@ class ShardedEngine {
   }
   ShardedEngine(const ShardedEngine&) = delete;
   ShardedEngine& operator=(const ShardedEngine&) = delete;
+  ShardedEngine(ShardedEngine&&) = delete;  // the shards' locks stay where they are
+  ShardedEngine& operator=(ShardedEngine&&) = delete;
+  ~ShardedEngine() = default;
 
   int num_shards() const { return static_cast<int>(shards_.size()); }
   const ShardPlan& plan() const { return plan_; }

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -49,7 +50,7 @@ using reference::RefQuota;
 constexpr int kFlavors = 4;
 constexpr int kCohorts = 4;
 constexpr int kQueues = 6;
-const char* const kResources[] = {"cpu", "example.com/gpu"};
+constexpr std::array<const char*, 2> kResources = {"cpu", "example.com/gpu"};
 
 struct Engine {
   explicit Engine(SchedulerOptions options)
@@ -552,11 +553,13 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
 // TALLY_PROPERTY_SEED=<s> for one seed (failures print it, with the cycle).
 TEST(SchedulerPropertyTest, EditsInterleavedWithCyclesKeepInvariantsAndMatchOracle) {
   int64_t cycles = 2000;
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, before any thread exists
   if (const char* env = std::getenv("TALLY_PROPERTY_CYCLES")) {
     cycles = std::atoll(env);
   }
   uint64_t first = 1;
   uint64_t last = 20;
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, before any thread exists
   if (const char* env = std::getenv("TALLY_PROPERTY_SEED")) {
     first = last = std::strtoull(env, nullptr, 10);
   }
@@ -605,7 +608,7 @@ ClusterSpec ShrinkSpec() {
   ClusterSpec spec;
   spec.flavors.emplace_back().name = "f1";
   spec.flavors.emplace_back().name = "f2";
-  auto group = [](std::vector<std::pair<std::string, int64_t>> flavors) {
+  auto group = [](const std::vector<std::pair<std::string, int64_t>>& flavors) {
     ResourceGroupSpec g;
     g.covered_resources = {"cpu"};
     for (const auto& [name, cores] : flavors) {
@@ -672,7 +675,7 @@ TEST_P(FlavorListShrinkTest, SavedScanPositionIsDiscardedAndNothingIsAdmittedFor
   e.queues.QueueAllInadmissible(5'000, e.scheduler.cycle());
 
   for (int cycle = 0; cycle < 5; ++cycle) {
-    CycleResult r = e.scheduler.RunCycle(10'000 * (cycle + 1));
+    CycleResult r = e.scheduler.RunCycle(TimeMicros{10'000} * (cycle + 1));
     for (const CycleEntry& entry : r.entries) {
       EXPECT_NE(entry.outcome, EntryOutcome::kAdmitted)
           << e.store.Get(entry.workload).key << " admitted with " << entry.assignment.usage.size()

@@ -114,6 +114,7 @@ TEST(ShardedEngineTest, EachShardHasItsOwnStateAndLock) {
   // Two threads per shard increment it; the lock makes every increment count.
   constexpr int kIncrements = 20000;
   std::vector<std::thread> threads;
+  threads.reserve(2 * static_cast<size_t>(engine.num_shards()));
   for (int t = 0; t < 2 * engine.num_shards(); ++t) {
     threads.emplace_back([&engine, t] {
       for (int i = 0; i < kIncrements; ++i) {
