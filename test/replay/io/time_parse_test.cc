@@ -6,15 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "test/replay/io/loader_test_support.h"
+
 namespace replay {
 namespace {
-
-::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
-}
 
 int64_t Micros(const std::string& text) {
   engine::StatusOr<int64_t> t = ParseRfc3339(text);

@@ -14,27 +14,9 @@
 #include "engine/quantity.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/time_parse.h"
+#include "test/replay/io/loader_test_support.h"
 
 namespace replay {
-
-inline ::testing::AssertionResult Contains(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "\"" << text << "\" does not contain \"" << part << "\"";
-}
-
-inline std::string Dump(const std::vector<LoadError>& errors) {
-  std::string out;
-  for (const LoadError& e : errors) {
-    out += e.ToString() + "\n";
-  }
-  return out;
-}
-
-inline LoadResult Load(const std::string& yaml) {
-  return LoadManifestString(yaml, "test.yaml");
-}
 
 // The one message with this field path, or nullptr (a failure is recorded when there is not
 // exactly one).
