@@ -202,6 +202,30 @@ const ResourceGroup* Cluster::GroupFor(CqId cq, ResourceId resource) const {
   return nullptr;
 }
 
+namespace {
+
+// FNV-1a over the group structure and the ids, in order (Cluster::FlavorListsFingerprint).
+uint64_t Fingerprint(std::span<const ResourceGroup> groups) {
+  uint64_t h = 14695981039346656037ULL;
+  auto mix = [&h](uint64_t v) {
+    h ^= v;
+    h *= 1099511628211ULL;
+  };
+  for (const ResourceGroup& g : groups) {
+    mix(0xFFFFFFFFULL);
+    for (ResourceId r : g.covered) {
+      mix(Index(r));
+    }
+    mix(0xFFFFFFFEULL);
+    for (FlavorId f : g.flavors) {
+      mix(Index(f));
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
 void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
   flavor_missing_dirty_ = true;
   CqId id = cqs_.Intern(spec.name);
@@ -224,6 +248,7 @@ void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
       }
     }
   }
+  state.flavor_lists = Fingerprint(state.groups);
   NodeId parent = kInvalidId<NodeId>;
   if (!spec.cohort.empty()) {
     parent = cohort_state_[Index(InternCohort(spec.cohort))].node;
@@ -241,6 +266,7 @@ void Cluster::DeleteClusterQueue(std::string_view name) {
   CqState& state = cq_state_[Index(*id)];
   state.spec.reset();
   state.groups.clear();
+  state.flavor_lists = Fingerprint(state.groups);
   tree_.SetParent(state.node, kInvalidId<NodeId>);
   SetQuotas(state.node, {});
 }

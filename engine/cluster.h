@@ -144,6 +144,9 @@ class Cluster {
   std::span<const ResourceGroup> ResourceGroups(CqId cq) const {
     return cq_state_[Index(cq)].groups;
   }
+  // A fingerprint of the CQ's resource groups (covered resources and flavor lists, in order),
+  // computed when its spec is applied: a saved scan position is only valid against the same one.
+  uint64_t FlavorListsFingerprint(CqId cq) const { return cq_state_[Index(cq)].flavor_lists; }
   // The group covering `resource` in `cq`, or nullptr (§6.1 "resource unavailable").
   const ResourceGroup* GroupFor(CqId cq, ResourceId resource) const;
   ResourceId InternResource(std::string_view name) { return resources_.Intern(name); }
@@ -174,6 +177,7 @@ class Cluster {
     NodeId node = kInvalidId<NodeId>;
     std::optional<ClusterQueueSpec> spec;
     std::vector<ResourceGroup> groups;
+    uint64_t flavor_lists = 0;  // FlavorListsFingerprint of `groups`
   };
   struct CohortState {
     NodeId node = kInvalidId<NodeId>;

@@ -439,7 +439,7 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
 Assignment Assigner::Run() {
   out_.last_state.valid = true;
   out_.last_state.cluster_queue_generation = tree_.Generation(cq_node_);
-  out_.last_state.flavor_lists = FlavorListsFingerprint(cluster_, req_.cq);
+  out_.last_state.flavor_lists = cluster_.FlavorListsFingerprint(req_.cq);
   // Bounded by the node count: a cohort cycle cannot make this walk endless (the scheduler never
   // nominates into a cycle, but `tally explain` may ask).
   size_t steps = 0;
@@ -529,26 +529,6 @@ Assignment Assigner::Run() {
 }
 
 }  // namespace
-
-uint64_t FlavorListsFingerprint(const Cluster& cluster, CqId cq) {
-  // FNV-1a over the group structure and the ids, in order.
-  uint64_t h = 14695981039346656037ULL;
-  auto mix = [&h](uint64_t v) {
-    h ^= v;
-    h *= 1099511628211ULL;
-  };
-  for (const ResourceGroup& g : cluster.ResourceGroups(cq)) {
-    mix(0xFFFFFFFFULL);
-    for (ResourceId r : g.covered) {
-      mix(Index(r));
-    }
-    mix(0xFFFFFFFEULL);
-    for (FlavorId f : g.flavors) {
-      mix(Index(f));
-    }
-  }
-  return h;
-}
 
 std::vector<ResourceId> ResourcesWithoutFlavor(const Cluster& cluster, CqId cq,
                                                const PodSetAssignment& ps,

@@ -131,10 +131,6 @@ struct AssignRequest {
   const Assignment* pinned = nullptr;
 };
 
-// A fingerprint of the ClusterQueue's resource groups (covered resources and flavor lists, in
-// order). A saved scan position is only valid against the same fingerprint.
-uint64_t FlavorListsFingerprint(const Cluster& cluster, CqId cq);
-
 // The resources of `ps.requests` that need a flavor in `cq` (covered by a resource group, or
 // uncovered with a non-zero request under BlockUndeclared) and have none in `ps.flavors`.
 // Empty for every pod set of an admissible assignment.

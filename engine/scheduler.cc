@@ -139,7 +139,7 @@ bool Scheduler::ScanStateOutdated(const Workload& w) const {
   }
   // Always, in both modes: the saved indices are positions in the flavor lists they were
   // recorded against; a changed list (shrunk, grown, reordered) makes them meaningless.
-  if (s.flavor_lists != FlavorListsFingerprint(cluster_, w.cluster_queue)) {
+  if (s.flavor_lists != cluster_.FlavorListsFingerprint(w.cluster_queue)) {
     return true;
   }
   const ResourceTree& tree = cluster_.tree();

@@ -46,7 +46,7 @@ struct FlavorScanState {
   uint64_t cluster_queue_generation = 0;
   // Generations of the ancestor cohorts, parent first (seed 003's CohortGeneration).
   std::vector<uint64_t> cohort_generations;
-  // FlavorListsFingerprint (engine/flavor_assigner.h) of the ClusterQueue when the scan ran: the
+  // Cluster::FlavorListsFingerprint of the ClusterQueue when the scan ran: the
   // saved indices only mean something against the same flavor lists.
   uint64_t flavor_lists = 0;
   int64_t scheduling_cycle = 0;

@@ -146,7 +146,7 @@ TEST(SeedRulesTest, CohortGenerationBumpRestartsTheScanUnlessKueueScanReset) {
     scan.last_tried = {{{*cluster.FindResource("cpu"), 0}}};
     scan.cluster_queue_generation = tree.Generation(node);
     scan.cohort_generations = {tree.Generation(tree.Parent(node)) + 1};
-    scan.flavor_lists = FlavorListsFingerprint(cluster, a);
+    scan.flavor_lists = cluster.FlavorListsFingerprint(a);
     scan.scheduling_cycle = -10;
 
     CycleEntry entry = scheduler.Evaluate(id, 0);
