@@ -89,6 +89,7 @@ FrSlot Cluster::InternSlot(std::string_view flavor, std::string_view resource) {
   if (inserted) {
     slot_keys_.push_back({f, r});
     tree_.ResizeSlots(static_cast<uint32_t>(slot_keys_.size()));
+    tree_.SetSlotGroup(it->second, Index(f));  // a flavor's resources bound preemption together
   }
   return it->second;
 }

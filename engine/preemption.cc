@@ -16,12 +16,13 @@ using internal::UsageChange;
 
 // Try, then undo (STYLE rule 14): every usage change made through it is reverted, newest first,
 // when it goes out of scope, whatever the exit path. The log is borrowed scratch, so that a
-// simulation allocates nothing once the log has grown; undos nest as a stack. Generations are
-// frozen meanwhile: a what-if removal does not free capacity for real.
+// simulation allocates nothing once the log has grown; undos nest as a stack. It is a
+// ResourceTree::WhatIf: generations are frozen meanwhile (a what-if removal does not free
+// capacity for real) and the preemption bounds keep their values.
 class UsageUndo {
  public:
   UsageUndo(ResourceTree& tree, std::vector<UsageChange>& log)
-      : tree_(tree), freeze_(tree), log_(log), mark_(log.size()) {}
+      : tree_(tree), what_if_(tree), log_(log), mark_(log.size()) {}
   UsageUndo(const UsageUndo&) = delete;
   UsageUndo& operator=(const UsageUndo&) = delete;
   UsageUndo(UsageUndo&&) = delete;
@@ -50,7 +51,7 @@ class UsageUndo {
 
  private:
   ResourceTree& tree_;
-  ResourceTree::GenerationFreeze freeze_;  // released after Revert() ran in the destructor
+  ResourceTree::WhatIf what_if_;  // released after Revert() ran in the destructor
   std::vector<UsageChange>& log_;
   size_t mark_;
 };
@@ -86,9 +87,91 @@ bool Preemptor::UnderNominal(const PreemptionRequest& request) const {
   return true;
 }
 
+Quantity Preemptor::OwnPreemptible(const PreemptionRequest& request, FrSlot slot) const {
+  const PreemptionPolicy policy = cluster_.Spec(request.cq).preemption.within_cluster_queue;
+  if (policy == PreemptionPolicy::kNever) {
+    return Quantity::Zero();
+  }
+  const Workload& preemptor = *request.workload;
+  Quantity total;
+  for (WorkloadId id : store_.Admitted(request.cq)) {
+    const Workload& w = store_.Get(id);
+    if (id == preemptor.id
+        || !internal::SatisfiesPreemptionPolicy(policy, preemptor.priority,
+                                                preemptor.queue_order_time, w.priority,
+                                                w.queue_order_time)) {
+      continue;
+    }
+    for (const SlotAmount& u : w.usage) {
+      if (u.slot == slot) {
+        total += u.amount;
+      }
+    }
+  }
+  return total;
+}
+
+bool Preemptor::HopelessByBound(const PreemptionRequest& request) const {
+  if (request.needed.empty() || tree_.InCycle(request.cq_node)) {
+    return false;
+  }
+  // Several needed slots: bounded only when they share a group (one flavor's resources).
+  const uint32_t group = tree_.SlotGroup(request.needed.front());
+  if (request.needed.size() > 1) {
+    for (FrSlot slot : request.needed) {
+      if (group == ResourceTree::kNoGroup || tree_.SlotGroup(slot) != group) {
+        return false;
+      }
+    }
+  }
+  for (const SlotAmount& r : request.requests) {
+    if (!std::binary_search(request.needed.begin(), request.needed.end(), r.slot)
+        && r.amount > tree_.Available(request.cq_node, r.slot)) {
+      return false;  // a slot needing no preemption does not fit now: victims might help there
+    }
+  }
+  using Scope = ResourceTree::ReclaimScope;
+  Scope scope = Scope::kOwnClusterQueue;
+  if (tree_.HasParent(request.cq_node)
+      && cluster_.Spec(request.cq).preemption.reclaim_within_cohort != PreemptionPolicy::kNever) {
+    scope = request.needed.size() == 1 ? Scope::kCohortOneSlot : Scope::kCohortAnySlotOfGroup;
+  }
+  // WorkloadFits with borrowing allowed is the weaker of the attempts: if some needed slot cannot
+  // fit there whatever is removed, no attempt succeeds.
+  for (const SlotAmount& r : request.requests) {
+    if (std::binary_search(request.needed.begin(), request.needed.end(), r.slot)
+        && r.amount > tree_.AvailableAfterReclaim(request.cq_node, r.slot,
+                                                  OwnPreemptible(request, r.slot), scope)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool Preemptor::FindTargets(const PreemptionRequest& request) {
+  ++stats_.searches;
+  const bool hopeless = bound_check_ != PreemptionBoundCheck::kOff && HopelessByBound(request);
+  if (hopeless) {
+    ++stats_.rejected_by_bound;
+    if (bound_check_ == PreemptionBoundCheck::kOn) {
+      targets_.clear();
+      return false;
+    }
+  }
+  const bool found = SearchTargets(request);
+  if (found) {
+    ++stats_.found;
+  }
+  if (hopeless && found) {
+    ++stats_.bound_unsound;
+  }
+  return found;
+}
+
+bool Preemptor::SearchTargets(const PreemptionRequest& request) {
   targets_.clear();
   collector_.Collect(request, candidates_);
+  stats_.candidates += candidates_.ordered.size();
   if (candidates_.ordered.empty()) {
     return false;
   }

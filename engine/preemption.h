@@ -54,6 +54,31 @@ struct UsageChange {
 };
 }  // namespace internal
 
+// What the searches of a Preemptor did (for `tally replay --profile` and the property tests).
+struct PreemptionSearchStats {
+  uint64_t searches = 0;           // target searches (oracle what-ifs and target computations)
+  uint64_t rejected_by_bound = 0;  // proved hopeless in O(depth) before collecting candidates
+  uint64_t candidates = 0;         // candidates collected by the searches that ran
+  uint64_t found = 0;              // searches that ended with a target set
+  uint64_t bound_unsound = 0;      // kVerify: rejected by the bound, yet the search found targets
+
+  PreemptionSearchStats& operator+=(const PreemptionSearchStats& o) {
+    searches += o.searches;
+    rejected_by_bound += o.rejected_by_bound;
+    candidates += o.candidates;
+    found += o.found;
+    bound_unsound += o.bound_unsound;
+    return *this;
+  }
+};
+
+// The O(depth) rejection of hopeless searches (ResourceTree::AvailableAfterReclaim).
+enum class PreemptionBoundCheck : uint8_t {
+  kOn,      // a search the bound proves hopeless collects no candidates (the default)
+  kOff,     // every search collects its candidates
+  kVerify,  // every search runs in full; a bound rejection it contradicts counts bound_unsound
+};
+
 struct PreemptionTarget {
   WorkloadId workload{};
   PreemptionReason reason = PreemptionReason::kInClusterQueue;
@@ -88,12 +113,25 @@ class Preemptor : public PreemptionOracle {
   OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
                                   Quantity amount) override;
 
-  // The candidate list the last GetTargets / SimulatePreemption call worked on (for explain).
+  // The candidate list the last GetTargets / SimulatePreemption call worked on (for tests). Stale
+  // after a search the bound rejected, unless SetBoundCheck(false).
   const internal::CandidateList& last_candidates() const { return candidates_; }
+
+  void SetBoundCheck(PreemptionBoundCheck mode) { bound_check_ = mode; }
+  const PreemptionSearchStats& stats() const { return stats_; }
 
  private:
   // Runs §7.3 for `request`; fills `targets_`. Returns false if no attempt fits.
   bool FindTargets(const internal::PreemptionRequest& request);
+  // The search itself (candidates, attempts, fill-back).
+  bool SearchTargets(const internal::PreemptionRequest& request);
+  // True when even removing every workload the search could possibly take leaves the request
+  // unfit: ResourceTree::AvailableAfterReclaim with the ClusterQueue's own preemptible usage.
+  // Only for one needed slot (over(c) bounds a search on exactly that slot); false = unknown.
+  bool HopelessByBound(const internal::PreemptionRequest& request) const;
+  // Usage on `slot` of the ClusterQueue's workloads that withinClusterQueue lets the preemptor
+  // take (an upper bound of what same-queue candidates free).
+  Quantity OwnPreemptible(const internal::PreemptionRequest& request, FrSlot slot) const;
   bool WorkloadFits(const internal::PreemptionRequest& request, bool borrowing) const;
   // All needed slots have U < N strictly at the preemptor's CQ.
   bool UnderNominal(const internal::PreemptionRequest& request) const;
@@ -108,6 +146,8 @@ class Preemptor : public PreemptionOracle {
   std::vector<FrSlot> needed_;
   std::vector<SlotAmount> single_request_;
   std::vector<internal::UsageChange> undo_log_;
+  PreemptionBoundCheck bound_check_ = PreemptionBoundCheck::kOn;
+  PreemptionSearchStats stats_;
 };
 
 }  // namespace engine

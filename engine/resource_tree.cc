@@ -6,7 +6,8 @@
 
 namespace engine {
 
-ResourceTree::ResourceTree(uint32_t num_slots) : num_slots_(num_slots) {}
+ResourceTree::ResourceTree(uint32_t num_slots)
+    : num_slots_(num_slots), slot_group_(num_slots, kNoGroup) {}
 
 void ResourceTree::CopyFrom(const ResourceTree& other) {
   num_slots_ = other.num_slots_;
@@ -17,6 +18,11 @@ void ResourceTree::CopyFrom(const ResourceTree& other) {
     children_[i].assign(other.children_[i].begin(), other.children_[i].end());
   }
   dirty_.assign(other.dirty_.begin(), other.dirty_.end());
+  slot_group_.assign(other.slot_group_.begin(), other.slot_group_.end());
+  group_slots_.resize(other.group_slots_.size());
+  for (size_t i = 0; i < group_slots_.size(); ++i) {
+    group_slots_[i].assign(other.group_slots_[i].begin(), other.group_slots_[i].end());
+  }
   generation_freeze_ = 0;
 }
 
@@ -32,6 +38,7 @@ void ResourceTree::ResizeSlots(uint32_t num_slots) {
   }
   cells_ = std::move(widened);
   num_slots_ = num_slots;
+  slot_group_.resize(num_slots, kNoGroup);
 }
 
 NodeId ResourceTree::AddNode(NodeKind kind) {
@@ -113,6 +120,13 @@ void ResourceTree::Refresh() {
   }
 }
 
+void ResourceTree::RecomputeAll() {
+  for (uint32_t n = 0; n < meta_.size(); ++n) {
+    MarkDirty(MakeId<NodeId>(n));
+  }
+  Refresh();
+}
+
 void ResourceTree::MarkCycleComponent(std::span<const NodeId> chain) {
   // The last node of an over-long chain lies on the cycle; everything that reaches the cycle is a
   // descendant of it through the children lists.
@@ -156,6 +170,10 @@ void ResourceTree::RecomputeTree(NodeId root) {
       for (uint32_t s = 0; s < num_slots_; ++s) {
         row[s].subtree = row[s].nominal;
         row[s].local = ClampNonNegative(row[s].subtree - row[s].lending_limit);
+        row[s].reclaimable = Over(row[s]);
+      }
+      for (uint32_t s = 0; s < num_slots_; ++s) {
+        row[s].reclaimable_any = Any(row, s);
       }
       continue;
     }
@@ -163,6 +181,8 @@ void ResourceTree::RecomputeTree(NodeId root) {
     for (uint32_t s = 0; s < num_slots_; ++s) {
       row[s].subtree = row[s].nominal;
       row[s].usage = Quantity::Zero();
+      row[s].reclaimable = Quantity::Zero();
+      row[s].reclaimable_any = Quantity::Zero();
     }
     for (NodeId child : children_[Index(n)]) {
       const NodeMeta& child_meta = meta_[Index(child)];
@@ -173,6 +193,8 @@ void ResourceTree::RecomputeTree(NodeId root) {
       for (uint32_t s = 0; s < num_slots_; ++s) {
         row[s].subtree += child_row[s].subtree - child_row[s].local;
         row[s].usage += ClampNonNegative(child_row[s].usage - child_row[s].local);
+        row[s].reclaimable += child_row[s].reclaimable;
+        row[s].reclaimable_any += child_row[s].reclaimable_any;
       }
     }
     meta.height = height;
@@ -183,11 +205,25 @@ void ResourceTree::RecomputeTree(NodeId root) {
 }
 
 void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
+  if (ChargeWalk(cq, slot, amount)) {
+    UpdateBound(cq, slot);
+  }
+}
+
+void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
+  if (ReleaseWalk(cq, slot, amount)) {
+    UpdateBound(cq, slot);
+  }
+}
+
+bool ResourceTree::ChargeWalk(NodeId cq, FrSlot slot, Quantity amount) {
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
+  SlotState& charged = cell(cq, slot);
+  charged.max_charge = Max(charged.max_charge, amount);  // also in a cycle: R is rebuilt from it
   if (InCycle(cq)) [[unlikely]] {
     // The tree is frozen; cohort usage is rebuilt from CQ usage when the cycle is broken.
-    cell(cq, slot).usage += amount;
-    return;
+    charged.usage += amount;
+    return false;
   }
   // A node outside a cycle has an acyclic parent chain (Refresh() marks every node whose chain
   // enters a cycle), so this walk ends at a root: no step counter on the hot path.
@@ -198,20 +234,21 @@ void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
     c.usage += amount;
     NodeId parent = Parent(node);
     if (!IsValid(parent) || amount <= local_available) {
-      return;
+      break;
     }
     amount -= local_available;
     node = parent;
   }
+  return true;
 }
 
-void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
+bool ResourceTree::ReleaseWalk(NodeId cq, FrSlot slot, Quantity amount) {
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
   const uint64_t bump = generation_freeze_ == 0 ? 1 : 0;
   meta_[Index(cq)].generation += bump;
   if (InCycle(cq)) [[unlikely]] {
     cell(cq, slot).usage -= amount;
-    return;
+    return false;
   }
   NodeId node = cq;
   for (;;) {  // ends at a root, as in AddUsage
@@ -220,23 +257,157 @@ void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
     c.usage -= amount;
     NodeId parent = Parent(node);
     if (!IsValid(parent) || stored <= Quantity::Zero()) {
-      return;
+      break;
     }
     amount = Min(amount, stored);
     node = parent;
     meta_[Index(node)].generation += bump;
   }
+  return true;
+}
+
+Quantity ResourceTree::Any(const SlotState* row, uint32_t s) const {
+  const uint32_t group = slot_group_[s];
+  if (group != kNoGroup) {
+    for (FrSlot t : group_slots_[group]) {
+      const SlotState& other = row[Index(t)];
+      if (Index(t) != s && other.usage > other.subtree) {
+        return row[s].usage;
+      }
+    }
+  }
+  return Over(row[s]);
+}
+
+void ResourceTree::SetBound(NodeId cq, uint32_t s, Quantity over, Quantity any) {
+  SlotState& c = cells_[static_cast<size_t>(Index(cq)) * num_slots_ + s];
+  if (what_if_ > 0) {
+    // Keep the larger value: the simulation will put the usage back (see WhatIf).
+    over = Max(over, c.reclaimable);
+    any = Max(any, c.reclaimable_any);
+  }
+  const Quantity d_over = over - c.reclaimable;
+  const Quantity d_any = any - c.reclaimable_any;
+  if (d_over == Quantity::Zero() && d_any == Quantity::Zero()) {
+    return;  // the common case: a ClusterQueue within its quota stays at zero
+  }
+  c.reclaimable = over;
+  c.reclaimable_any = any;
+  for (NodeId n = Parent(cq); IsValid(n); n = Parent(n)) {
+    SlotState& a = cells_[static_cast<size_t>(Index(n)) * num_slots_ + s];
+    a.reclaimable += d_over;
+    a.reclaimable_any += d_any;
+  }
+}
+
+void ResourceTree::UpdateBound(NodeId cq, FrSlot slot) {
+  const SlotState* row = &cells_[static_cast<size_t>(Index(cq)) * num_slots_];
+  const uint32_t group = slot_group_[Index(slot)];
+  if (group == kNoGroup) {
+    const Quantity over = Over(row[Index(slot)]);
+    SetBound(cq, Index(slot), over, over);
+    return;
+  }
+  // The usage of `slot` may flip the "another slot is above quota" indicator of the others.
+  const std::vector<FrSlot>& members = group_slots_[group];
+  int above = 0;
+  for (FrSlot t : members) {
+    above += row[Index(t)].usage > row[Index(t)].subtree ? 1 : 0;
+  }
+  for (FrSlot t : members) {
+    const SlotState& c = row[Index(t)];
+    const bool self_above = c.usage > c.subtree;
+    const Quantity over = Over(c);
+    const bool other_above = above > (self_above ? 1 : 0);
+    SetBound(cq, Index(t), over, other_above ? c.usage : over);
+  }
+}
+
+void ResourceTree::UpdateBounds(NodeId cq, std::span<const SlotAmount> usage) {
+  for (size_t i = 0; i < usage.size(); ++i) {
+    const uint32_t group = slot_group_[Index(usage[i].slot)];
+    bool done = false;  // a group already updated for an earlier entry
+    for (size_t j = 0; j < i && group != kNoGroup && !done; ++j) {
+      done = slot_group_[Index(usage[j].slot)] == group;
+    }
+    if (!done) {
+      UpdateBound(cq, usage[i].slot);
+    }
+  }
+}
+
+void ResourceTree::SetSlotGroup(FrSlot slot, uint32_t group) {
+  if (slot_group_[Index(slot)] != kNoGroup) {
+    std::vector<FrSlot>& old = group_slots_[slot_group_[Index(slot)]];
+    old.erase(std::find(old.begin(), old.end(), slot));
+  }
+  slot_group_[Index(slot)] = group;
+  if (group >= group_slots_.size()) {
+    group_slots_.resize(group + 1);
+  }
+  group_slots_[group].push_back(slot);
+  for (uint32_t n = 0; n < meta_.size(); ++n) {
+    MarkDirty(MakeId<NodeId>(n));  // the bounds of every tree change: the next Refresh() redoes X
+  }
+}
+
+Quantity ResourceTree::AvailableAfterReclaim(NodeId cq, FrSlot slot, Quantity own,
+                                             ReclaimScope scope) const {
+  TALLY_DCHECK(!InCycle(cq));
+  // RawAvailable's recursion is raw(n) = LA(n) + min(raw(parent), cap(n)) on the reduced usages.
+  // Functions x -> a + min(x, b) are closed under composition, so one bottom-up walk carries the
+  // composition (a, b) from the ClusterQueue so far, and the reductions (which flow upward) with
+  // it: raw(cq) = a + min(raw(root), b).
+  Quantity a;
+  Quantity b = kUnlimited;
+  Quantity pass;  // the reduction the node below passes up (RemoveUsage's rule)
+  NodeId previous = kInvalidId<NodeId>;
+  for (NodeId n = cq;;) {
+    const SlotState& c = cell(n, slot);
+    Quantity reduction = n == cq ? own : pass;
+    if (n != cq && scope != ReclaimScope::kOwnClusterQueue) {
+      const SlotState& below = cell(previous, slot);
+      reduction += scope == ReclaimScope::kCohortAnySlotOfGroup
+                       ? c.reclaimable_any - below.reclaimable_any
+                       : c.reclaimable - below.reclaimable;
+    }
+    reduction = Min(ClampNonNegative(reduction), c.usage);
+    const Quantity usage = c.usage - reduction;
+    const NodeId parent = Parent(n);
+    if (!IsValid(parent)) {
+      return ClampNonNegative(a + Min(c.subtree - usage, b));
+    }
+    const Quantity local_available = ClampNonNegative(c.local - usage);
+    Quantity cap = kUnlimited;
+    if (!c.borrowing_limit.IsUnlimited()) {
+      cap = (c.subtree - c.local) - ClampNonNegative(usage - c.local) + c.borrowing_limit;
+    }
+    // (a, b) o (local_available, cap) = (a + local_available, min(cap, b - local_available)).
+    b = Min(cap, b - local_available);
+    a += local_available;
+    pass = Min(reduction, ClampNonNegative(c.usage - c.local));
+    previous = n;
+    n = parent;
+  }
 }
 
 void ResourceTree::AddUsage(NodeId cq, std::span<const SlotAmount> usage) {
+  bool acyclic = true;
   for (const SlotAmount& u : usage) {
-    AddUsage(cq, u.slot, u.amount);
+    acyclic = ChargeWalk(cq, u.slot, u.amount);
+  }
+  if (acyclic) {
+    UpdateBounds(cq, usage);
   }
 }
 
 void ResourceTree::RemoveUsage(NodeId cq, std::span<const SlotAmount> usage) {
+  bool acyclic = true;
   for (const SlotAmount& u : usage) {
-    RemoveUsage(cq, u.slot, u.amount);
+    acyclic = ReleaseWalk(cq, u.slot, u.amount);
+  }
+  if (acyclic) {
+    UpdateBounds(cq, usage);
   }
 }
 

@@ -17,7 +17,20 @@
 // path walk for one slot touches one cache line per level:
 //
 //   cells_[node * num_slots + slot] = {nominal, borrowing_limit, lending_limit,
-//                                      subtree, usage, local}      // 48 bytes
+//                                      subtree, usage, local,
+//                                      reclaimable, reclaimable_any, max_charge}    // 72 bytes
+//
+// Preemption bounds (issue 21). A preemption search takes a workload of another ClusterQueue c
+// only while c is above its quota (U > S) on one of the needed slots (Kueue's candidateIsValid).
+// With one needed slot s it therefore frees at most
+//   over(c, s) = U(c,s) > S(c,s) ? min(U(c,s), U(c,s) - S(c,s) + M(c,s)) : 0
+// on s, where M(c,s) is the largest single charge ever added to c on s (the last victim brings c
+// from above S to at least S - M). With several needed slots of one group (the resources of one
+// flavor), c may keep losing workloads for another slot's sake; then it may free all of U(c,s):
+//   extra(c, s) = (c is above quota on another slot of s's group) ? U(c,s) - over(c,s) : 0.
+// R(n) and X(n) sum over(c) and extra(c) over the ClusterQueues of n's subtree. Both are kept on
+// the path walks of AddUsage/RemoveUsage, like U, and let a search that cannot succeed be rejected
+// in O(depth) (AvailableAfterReclaim) without looking at one workload.
 //
 // Limits that are absent are stored as Unlimited: Kueue's formulas then reduce to the
 // no-limit case by saturating arithmetic (S + Unlimited = Unlimited, LQ = max(0, S - Unl) = 0).
@@ -90,6 +103,9 @@ class ResourceTree {
   // and increments the generation of each node in those trees. Cost: size of those trees.
   void Refresh();
   bool NeedsRefresh() const { return !dirty_.empty(); }
+  // Refresh() of every tree, dirty or not: the derived values from scratch (tests compare them
+  // with the incrementally kept ones on a CopyFrom copy).
+  void RecomputeAll();
 
   // --- Usage (hot path: O(depth) per slot) ---------------------------------------------------
 
@@ -107,6 +123,27 @@ class ResourceTree {
   Quantity Available(NodeId node, FrSlot slot) const;
   // Kueue's available(n) before the max(0, .): negative when the tree is in debt.
   Quantity RawAvailable(NodeId node, FrSlot slot) const;
+  // Which other ClusterQueues a preemption search may take from, for AvailableAfterReclaim.
+  enum class ReclaimScope : uint8_t {
+    kOwnClusterQueue,       // none (no cohort, or reclaimWithinCohort: Never)
+    kCohortOneSlot,         // the cohort, searching on `slot` alone: R
+    kCohortAnySlotOfGroup,  // the cohort, searching on several slots of `slot`'s group: A
+  };
+  // An upper bound of Available(cq, slot) after a preemption search has removed victims: usage at
+  // the ClusterQueue reduced by `own` (what its own workloads could free), and every ancestor's
+  // usage reduced by the bounds (see above) of the subtrees hanging off the path, plus what passes
+  // up from below. Available is monotone in usage, so whichever victims a search removes,
+  // Available(cq, slot) stays at or below this. O(depth). REQUIRES: !InCycle(cq).
+  Quantity AvailableAfterReclaim(NodeId cq, FrSlot slot, Quantity own, ReclaimScope scope) const;
+  // Puts `slot` in `group` (its flavor's slots: see any(c, s) above). Every slot starts alone.
+  void SetSlotGroup(FrSlot slot, uint32_t group);
+  uint32_t SlotGroup(FrSlot slot) const { return slot_group_[Index(slot)]; }
+  static constexpr uint32_t kNoGroup = ~uint32_t{0};
+  // R(node) and A(node) (see above).
+  Quantity Reclaimable(NodeId node, FrSlot slot) const { return cell(node, slot).reclaimable; }
+  Quantity ReclaimableAny(NodeId node, FrSlot slot) const {
+    return cell(node, slot).reclaimable_any;
+  }
   // Capacity the node could reach with zero usage everywhere.
   Quantity PotentialAvailable(NodeId node, FrSlot slot) const;
   // KEP-79 rule: after adding `amount` at `cq`, T(x) >= -BL(x) holds on every node x of the path
@@ -160,6 +197,24 @@ class ResourceTree {
    private:
     ResourceTree& tree_;
   };
+
+  // A simulation that removes usage and puts back exactly what it removed before it ends (fits
+  // checks, preemption searches): generations frozen, and the preemption bounds' decreases not
+  // propagated (see the note at the top). Anything else that changes usage inside one keeps the
+  // bounds valid, only looser until that ClusterQueue's usage changes outside a WhatIf.
+  class WhatIf {
+   public:
+    explicit WhatIf(ResourceTree& tree) : tree_(tree), freeze_(tree) { ++tree_.what_if_; }
+    ~WhatIf() { --tree_.what_if_; }
+    WhatIf(const WhatIf&) = delete;
+    WhatIf& operator=(const WhatIf&) = delete;
+    WhatIf(WhatIf&&) = delete;
+    WhatIf& operator=(WhatIf&&) = delete;
+
+   private:
+    ResourceTree& tree_;
+    GenerationFreeze freeze_;
+  };
   uint32_t num_slots() const { return num_slots_; }
 
  private:
@@ -167,10 +222,33 @@ class ResourceTree {
     Quantity nominal;
     Quantity borrowing_limit = kUnlimited;
     Quantity lending_limit = kUnlimited;
-    Quantity subtree;  // S
-    Quantity usage;    // U
-    Quantity local;    // LQ
+    Quantity subtree;          // S
+    Quantity usage;            // U
+    Quantity local;            // LQ
+    Quantity reclaimable;      // R: sum of over(c) over the subtree's ClusterQueues
+    Quantity reclaimable_any;  // A: sum of any(c)
+    Quantity max_charge;       // M, ClusterQueues only: largest single AddUsage amount so far
   };
+  // over(c, s) of a ClusterQueue cell (see the layout note).
+  static Quantity Over(const SlotState& c) {
+    if (c.usage <= c.subtree) {
+      return Quantity::Zero();
+    }
+    return Min(c.usage, c.usage - c.subtree + c.max_charge);
+  }
+  // any(c, s) of the ClusterQueue whose row of cells is `row`.
+  Quantity Any(const SlotState* row, uint32_t s) const;
+  // The usage walks of AddUsage / RemoveUsage without the bounds; false when `cq` is InCycle()
+  // (only its own usage changed, the bounds are not kept there).
+  bool ChargeWalk(NodeId cq, FrSlot slot, Quantity amount);
+  bool ReleaseWalk(NodeId cq, FrSlot slot, Quantity amount);
+  // Recomputes over and any of `cq` on `slot`'s group after its usage changed, and adds the
+  // differences to R and A of every ancestor (increases only, inside a WhatIf).
+  void UpdateBound(NodeId cq, FrSlot slot);
+  // UpdateBound once per group of the slots in `usage`.
+  void UpdateBounds(NodeId cq, std::span<const SlotAmount> usage);
+  // Stores over and any of `cq` on slot index `s`; propagates the differences.
+  void SetBound(NodeId cq, uint32_t s, Quantity over, Quantity any);
   struct NodeMeta {
     NodeId parent = kInvalidId<NodeId>;
     NodeKind kind = NodeKind::kClusterQueue;
@@ -201,8 +279,11 @@ class ResourceTree {
   std::vector<NodeMeta> meta_;
   std::vector<std::vector<NodeId>> children_;
   std::vector<NodeId> dirty_;
-  std::vector<NodeId> scratch_;  // reused by Refresh and path walks
+  std::vector<NodeId> scratch_;                   // reused by Refresh and path walks
+  std::vector<uint32_t> slot_group_;              // FrSlot -> group, kNoGroup when alone
+  std::vector<std::vector<FrSlot>> group_slots_;  // group -> its slots
   uint32_t generation_freeze_ = 0;
+  uint32_t what_if_ = 0;
 };
 
 }  // namespace engine

@@ -29,8 +29,8 @@ class PreemptorSource : public PreemptionOracle {
 // and never pay for the copy).
 class NominationWorker final : public PreemptorSource {
  public:
-  NominationWorker(const Cluster& cluster, const WorkloadStore& store)
-      : cluster_(cluster), store_(store) {}
+  NominationWorker(const Cluster& cluster, const WorkloadStore& store, PreemptionBoundCheck bound)
+      : cluster_(cluster), store_(store), bound_(bound) {}
   void StartCycle(TimeMicros now) {
     preemptor_.reset();
     now_ = now;
@@ -40,13 +40,19 @@ class NominationWorker final : public PreemptorSource {
       tree_.CopyFrom(cluster_.tree());
       preemptor_.emplace(cluster_, tree_, store_, now_);
       preemptor_->SetEvicting(store_.Evicting());
+      preemptor_->SetBoundCheck(bound_);
     }
     return *preemptor_;
+  }
+  // The searches of this cycle (none if no what-if was needed).
+  PreemptionSearchStats Stats() const {
+    return preemptor_ ? preemptor_->stats() : PreemptionSearchStats{};
   }
 
  private:
   const Cluster& cluster_;
   const WorkloadStore& store_;
+  PreemptionBoundCheck bound_;
   TimeMicros now_ = 0;
   ResourceTree tree_;
   std::optional<Preemptor> preemptor_;
@@ -294,7 +300,7 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
 
 bool Scheduler::FitsAfterVictims(const CycleEntry& entry, const std::vector<WorkloadId>& victims) {
   ResourceTree& tree = cluster_.mutable_tree();
-  ResourceTree::GenerationFreeze freeze(tree);
+  ResourceTree::WhatIf what_if(tree);
   for (WorkloadId v : victims) {
     const Workload& victim = store_.Get(v);
     tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
@@ -376,7 +382,7 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
   Assignment recomputed;
   std::vector<PreemptionTarget> targets;
   {
-    ResourceTree::GenerationFreeze freeze(tree);
+    ResourceTree::WhatIf what_if(tree);
     for (WorkloadId v : claimed) {
       const Workload& victim = store_.Get(v);
       tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
@@ -414,8 +420,11 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
 CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
   Preemptor preemptor(cluster_, cluster_.mutable_tree(), store_, now);
   preemptor.SetEvicting(store_.Evicting());
+  preemptor.SetBoundCheck(options_.preemption_bound);
   SharedPreemptor source(preemptor);
-  return Nominate(id, source);
+  CycleEntry entry = Nominate(id, source);
+  preemption_stats_ += preemptor.stats();
+  return entry;
 }
 
 Scheduler::~Scheduler() = default;
@@ -439,13 +448,17 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
   }
   cluster_.PrepareConcurrentReads();
   while (workers_.size() < slots) {
-    workers_.push_back(std::make_unique<internal::NominationWorker>(cluster_, store_));
+    workers_.push_back(
+        std::make_unique<internal::NominationWorker>(cluster_, store_, options_.preemption_bound));
   }
   for (auto& worker : workers_) {
     worker->StartCycle(now);
   }
   parallel_->Run(heads.size(),
                  [&](size_t slot, size_t i) { entries[i] = Nominate(heads[i], *workers_[slot]); });
+  for (auto& worker : workers_) {
+    preemption_stats_ += worker->Stats();
+  }
 }
 
 CycleResult Scheduler::RunCycle(TimeMicros now) {
@@ -458,6 +471,7 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
 #endif
   Preemptor preemptor(cluster_, tree, store_, now);
   preemptor.SetEvicting(store_.Evicting());
+  preemptor.SetBoundCheck(options_.preemption_bound);
 
   // 1-2. Heads, nominated against the same state.
   std::vector<WorkloadId> heads;
@@ -624,13 +638,14 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     queues_.QueueInadmissible(cq, now, cycle_);
   }
   result.entries = std::move(entries);
+  preemption_stats_ += preemptor.stats();
   return result;
 }
 
 std::vector<Quantity> Scheduler::HeadroomWithoutEvicting() {
   // Victims still stopping (deferred mode) hold quota the cycle already counted as freed.
   ResourceTree& tree = cluster_.mutable_tree();
-  ResourceTree::GenerationFreeze freeze(tree);
+  ResourceTree::WhatIf what_if(tree);
   for (WorkloadId v : store_.Evicting()) {
     const Workload& victim = store_.Get(v);
     tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);

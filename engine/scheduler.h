@@ -53,6 +53,9 @@ struct SchedulerOptions {
   // caller releases them when their pods have stopped (FinishEviction) and applies Kueue's
   // inadmissible-requeue batch delay. CycleResult::evictions then lists only new evictions.
   bool defer_victim_release = false;
+  // The O(depth) rejection of hopeless preemption searches (engine/preemption.h). kVerify is for
+  // tests: every search runs in full and a wrong rejection is counted.
+  PreemptionBoundCheck preemption_bound = PreemptionBoundCheck::kOn;
 };
 
 // What happened to one head in a cycle.
@@ -134,6 +137,8 @@ class Scheduler {
   CqId FinishEviction(WorkloadId victim, TimeMicros now);
 
   int64_t cycle() const { return cycle_; }
+  // What the preemption searches of all cycles (and Evaluate calls) so far did.
+  const PreemptionSearchStats& preemption_stats() const { return preemption_stats_; }
   const SchedulerOptions& options() const { return options_; }
 
  private:
@@ -183,6 +188,7 @@ class Scheduler {
   ParallelLoop* parallel_ = nullptr;
   size_t min_parallel_heads_ = kDefaultMinParallelHeads;
   std::vector<std::unique_ptr<internal::NominationWorker>> workers_;  // by loop slot
+  PreemptionSearchStats preemption_stats_;
 };
 
 }  // namespace engine

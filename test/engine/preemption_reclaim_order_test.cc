@@ -39,8 +39,15 @@ TEST(PreemptionTest, LendingLimitsBoundWhatReclaimFrees) {
     w.Build();
     w.Admit("lend2-low", "lend2", 5, 0);
     WorkloadId in = w.Pending("in", "lend1", 7, 5);
+    // With lending limits the O(depth) bound already proves the search hopeless; the full search
+    // (bound off) must agree, and collects lend2-low as its only candidate either way.
     OracleResult r = w.Oracle(in, 7);
+    EXPECT_EQ(w.preemptor().stats().rejected_by_bound, limits ? 1U : 0U);
+    w.preemptor().SetBoundCheck(PreemptionBoundCheck::kOff);
+    OracleResult full = w.Oracle(in, 7);
     EXPECT_EQ(w.Candidates(), (Names{"lend2-low"}));
+    EXPECT_EQ(full.mode, r.mode);
+    EXPECT_EQ(full.borrow, r.borrow);
     if (limits) {
       EXPECT_EQ(r.mode, PreemptionMode::kNoCandidates);
     } else {

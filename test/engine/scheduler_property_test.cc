@@ -196,6 +196,14 @@ struct Figures {
   // victims still hold (it comes back when they release). Measured, not asserted: see the note
   // at HeadroomWithoutEvicting.
   int64_t cycles_below_floor_while_victims_stop = 0;
+  // Issue 21: the preemption bound (ResourceTree R and A, kept incrementally) against a
+  // from-scratch recomputation, and every search it rejected run in full anyway (kVerify).
+  int64_t bound_comparisons = 0;
+  int64_t bound_mismatches = 0;
+  int64_t searches = 0;
+  int64_t searches_rejected_by_bound = 0;
+  int64_t searches_found = 0;
+  int64_t bound_unsound = 0;
 
   int64_t edits() const {
     return edits_shrink + edits_grow + edits_reorder + edits_quota + edits_cq_move
@@ -314,7 +322,9 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
   // `tally schedule` does.
   const bool control_plane = seed % 4 >= 2;
   options.defer_victim_release = control_plane;
+  options.preemption_bound = PreemptionBoundCheck::kVerify;
   Engine e(options);
+  ResourceTree scratch;  // from-scratch R and A
   ClusterSpec spec = RandomCluster(rng);
   e.cluster.Apply(spec);
   Figures f;
@@ -502,7 +512,25 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
         }
       }
     }
-    if (f.invariant_violations + f.oracle_mismatches != 0) {
+    scratch.CopyFrom(tree);
+    scratch.RecomputeAll();
+    for (uint32_t n = 0; n < tree.num_nodes(); ++n) {
+      NodeId node = MakeId<NodeId>(n);
+      for (uint32_t s = 0; s < tree.num_slots(); ++s) {
+        FrSlot slot = MakeId<FrSlot>(s);
+        ++f.bound_comparisons;
+        if (scratch.Reclaimable(node, slot) != tree.Reclaimable(node, slot)
+            || scratch.ReclaimableAny(node, slot) != tree.ReclaimableAny(node, slot)) {
+          ++f.bound_mismatches;
+          ADD_FAILURE() << "seed " << seed << " cycle " << f.cycles << ": node " << n << " slot "
+                        << s << ": preemption bound R " << tree.Reclaimable(node, slot).value()
+                        << " A " << tree.ReclaimableAny(node, slot).value() << ", from scratch R "
+                        << scratch.Reclaimable(node, slot).value() << " A "
+                        << scratch.ReclaimableAny(node, slot).value();
+        }
+      }
+    }
+    if (f.invariant_violations + f.oracle_mismatches + f.bound_mismatches != 0) {
       break;  // the failures name the seed and cycle
     }
 
@@ -526,6 +554,19 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
       e.queues.QueueAllInadmissible(now, e.scheduler.cycle());
     }
   }
+  const PreemptionSearchStats& searches = e.scheduler.preemption_stats();
+  f.searches = static_cast<int64_t>(searches.searches);
+  f.searches_rejected_by_bound = static_cast<int64_t>(searches.rejected_by_bound);
+  f.searches_found = static_cast<int64_t>(searches.found);
+  f.bound_unsound = static_cast<int64_t>(searches.bound_unsound);
+  EXPECT_EQ(f.bound_unsound, 0) << "seed " << seed
+                                << ": the bound rejected searches that found targets";
+  t.bound_comparisons += f.bound_comparisons;
+  t.bound_mismatches += f.bound_mismatches;
+  t.searches += f.searches;
+  t.searches_rejected_by_bound += f.searches_rejected_by_bound;
+  t.searches_found += f.searches_found;
+  t.bound_unsound += f.bound_unsound;
   t.cycles += f.cycles;
   t.edits_shrink += f.edits_shrink;
   t.edits_grow += f.edits_grow;
@@ -590,9 +631,23 @@ TEST(SchedulerPropertyTest, EditsInterleavedWithCyclesKeepInvariantsAndMatchOrac
   ::testing::Test::RecordProperty("oracle_comparisons", std::to_string(t.node_slot_comparisons));
   ::testing::Test::RecordProperty("mismatches",
                                   std::to_string(t.invariant_violations + t.oracle_mismatches));
+  std::printf(
+      "preemption bound: %lld searches, %lld rejected by the O(depth) bound (all run in full: "
+      "%lld of those found targets), %lld found targets; %lld R/A comparisons with a "
+      "from-scratch tree, %lld mismatches\n",
+      static_cast<long long>(t.searches), static_cast<long long>(t.searches_rejected_by_bound),
+      static_cast<long long>(t.bound_unsound), static_cast<long long>(t.searches_found),
+      static_cast<long long>(t.bound_comparisons), static_cast<long long>(t.bound_mismatches));
+  ::testing::Test::RecordProperty("searches_rejected_by_bound",
+                                  std::to_string(t.searches_rejected_by_bound));
   EXPECT_EQ(t.invariant_violations, 0);
   EXPECT_EQ(t.oracle_mismatches, 0);
+  EXPECT_EQ(t.bound_mismatches, 0);
+  EXPECT_EQ(t.bound_unsound, 0);
   if (first != last) {
+    // The bound was exercised both ways: it rejected searches, and others ran and found targets.
+    EXPECT_GT(t.searches_rejected_by_bound, t.searches / 20);
+    EXPECT_GT(t.searches_found, 0);
     EXPECT_GT(t.deferred_releases, 0) << "the control-plane seeds released no victim";
   }
 }
