@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "engine/base/phase_profile.h"
 #include "engine/cluster.h"
 #include "engine/flavor_eligibility.h"
 
@@ -263,6 +264,10 @@ Assigner::QuotaFit Assigner::FitsResourceQuota(FrSlot slot, ResourceId resource,
   const std::string& resource_name = cluster_.Name(resource);
   const std::string& flavor_name = cluster_.Name(flavor);
   if (val > max_capacity) {
+    if (!req_.explain) {
+      fit.reason = kUnexplained;
+      return fit;
+    }
     fit.reason = fmt::format(
         "insufficient quota for {} in flavor {}, previously considered podsets requests ({}) + "
         "current podset request ({}) > maximum capacity ({})",
@@ -276,8 +281,11 @@ Assigner::QuotaFit Assigner::FitsResourceQuota(FrSlot slot, ResourceId resource,
     fit.borrow = level.level;
     return fit;
   }
-  fit.reason = fmt::format("insufficient unused quota for {} in flavor {}, {} more needed",
-                           resource_name, flavor_name, FormatQuota(resource, val - available));
+  fit.reason = req_.explain ? fmt::format(
+                   "insufficient unused quota for {} in flavor {}, {} "
+                   "more needed",
+                   resource_name, flavor_name, FormatQuota(resource, val - available))
+                            : kUnexplained;
   fit.borrow = level.level;
   if (tree_.Nominal(cq_node_, slot) >= val || level.may_reclaim || CanPreemptWhileBorrowing()) {
     OracleResult r;
@@ -389,7 +397,9 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
       QuotaFit fit = FitsResourceQuota(slot, r.resource, flavor, r.amount);
       if (!fit.reason.empty()) {
         result.reasons.push_back(fit.reason);
-        attempt.reasons.push_back(fit.reason);
+        if (req_.explain) {
+          attempt.reasons.push_back(std::move(fit.reason));
+        }
       }
       attempt.borrow = std::max(attempt.borrow, fit.borrow);
       GranularMode mode{fit.mode, fit.borrow};
@@ -414,7 +424,9 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
       }
     }
     attempt.mode = representative.mode;
-    result.attempts.push_back(std::move(attempt));
+    if (req_.explain) {
+      result.attempts.push_back(std::move(attempt));
+    }
     if (!ShouldTryNextFlavor(representative, fungibility)) {
       best = std::move(choices);
       best_mode = representative;
@@ -549,6 +561,7 @@ std::vector<ResourceId> ResourcesWithoutFlavor(const Cluster& cluster, CqId cq,
 }
 
 Assignment AssignFlavors(const AssignRequest& request, PreemptionOracle* oracle) {
+  PhaseScope profile(Phase::kFlavorAssignment);
   return Assigner(request, oracle).Run();
 }
 

@@ -129,7 +129,13 @@ struct AssignRequest {
   // §5.6: evaluate only the flavors this earlier assignment chose (per pod set and resource
   // group); nullptr = scan normally.
   const Assignment* pinned = nullptr;
+  // false: quota reasons are recorded as kUnexplained instead of Kueue's text (no formatting),
+  // and no FlavorAttempt is kept. Modes, choices and scan state are the same either way.
+  bool explain = true;
 };
+
+// The reason recorded for a flavor that does not fit when AssignRequest::explain is false.
+inline constexpr const char* kUnexplained = "(not recorded)";
 
 // The resources of `ps.requests` that need a flavor in `cq` (covered by a resource group, or
 // uncovered with a non-zero request under BlockUndeclared) and have none in `ps.flavors`.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "engine/base/phase_profile.h"
 #include "engine/cluster.h"
 #include "engine/workload.h"
 #include "engine/workload_store.h"
@@ -149,6 +150,7 @@ bool Preemptor::HopelessByBound(const PreemptionRequest& request) const {
 }
 
 bool Preemptor::FindTargets(const PreemptionRequest& request) {
+  PhaseScope profile(Phase::kPreemptionSearch);
   ++stats_.searches;
   const bool hopeless = bound_check_ != PreemptionBoundCheck::kOff && HopelessByBound(request);
   if (hopeless) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/base/check.h"
+#include "engine/base/phase_profile.h"
 #include "engine/cluster.h"
 #include "engine/scheduling_hash.h"
 #include "engine/workload.h"
@@ -320,6 +321,7 @@ std::optional<WorkloadId> QueueManager::Preemptor(CqId cq) const {
 // --- Public operations ---------------------------------------------------------------------
 
 void QueueManager::Push(WorkloadId id, TimeMicros now) {
+  PhaseScope profile(Phase::kQueue);
   Entry& e = EnsureEntry(id);
   if (e.location == QueueLocation::kInflight) {
     return;  // the end-of-cycle Requeue places it (Kueue: HasInflight)
@@ -364,6 +366,7 @@ void QueueManager::Push(WorkloadId id, TimeMicros now) {
 }
 
 void QueueManager::Remove(WorkloadId id) {
+  PhaseScope profile(Phase::kQueue);
   if (Index(id) >= entries_.size()) {
     return;
   }
@@ -426,6 +429,7 @@ const std::vector<CqId>& QueueManager::CqsByName() {
 }
 
 std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
+  PhaseScope profile(Phase::kQueue);
   std::vector<WorkloadId> heads;
   for (CqId cq : CqsByName()) {
     if (Index(cq) >= cqs_.size()) {
@@ -451,6 +455,7 @@ std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
 }
 
 void QueueManager::Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, int64_t cycle) {
+  PhaseScope profile(Phase::kQueue);
   if (Index(id) >= entries_.size()) {
     return;
   }
@@ -519,6 +524,7 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
 }
 
 void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
+  PhaseScope profile(Phase::kQueue);
   const ResourceTree& tree = cluster_.tree();
   NodeId node = cluster_.ClusterQueueNode(cq);
   if (!IsValid(node) || tree.InCycle(node)) {
@@ -543,6 +549,7 @@ void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
 }
 
 void QueueManager::QueueAllInadmissible(TimeMicros now, int64_t cycle) {
+  PhaseScope profile(Phase::kQueue);
   for (uint32_t i = 0; i < cluster_.num_cluster_queues(); ++i) {
     CqId cq = MakeId<CqId>(i);
     if (cluster_.Exists(cq) && !cluster_.tree().InCycle(cluster_.ClusterQueueNode(cq))) {

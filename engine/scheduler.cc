@@ -8,6 +8,7 @@
 
 #include "engine/admission_invariants.h"
 #include "engine/base/check.h"
+#include "engine/base/phase_profile.h"
 #include "engine/label_selector.h"
 
 namespace engine {
@@ -194,6 +195,7 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
   req.quota_check = QuotaCheck();
   req.fair_sharing = cluster_.configuration().fair_sharing;
   req.scheduling_cycle = cycle_;
+  req.explain = options_.explain;
   // Go's sort.Search over k in [0, total]: the smallest reduction that admits (§6.8).
   int64_t lo = 0;
   int64_t hi = total + 1;
@@ -231,6 +233,7 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
 }
 
 CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const {
+  PhaseScope profile(Phase::kNominate);
   const Workload& w = std::as_const(store_).Get(id);
   CycleEntry entry;
   entry.workload = id;
@@ -283,6 +286,7 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   req.quota_check = QuotaCheck();
   req.fair_sharing = cluster_.configuration().fair_sharing;
   req.scheduling_cycle = cycle_;
+  req.explain = options_.explain;
   entry.assignment = AssignFlavors(req, &preemptors);
   if (entry.assignment.Mode() == AssignmentMode::kPreempt) {
     entry.targets = preemptors.Get().GetTargets(w, w.cluster_queue, entry.assignment);
@@ -294,7 +298,9 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   if (!admissible && Gates().partial_admission()) {
     TryPartialAdmission(w, entry, preemptors, resume);
   }
-  entry.message = entry.assignment.Message();
+  if (options_.explain) {
+    entry.message = entry.assignment.Message();
+  }
   return entry;
 }
 
@@ -358,6 +364,7 @@ bool Scheduler::AllocateDevices(CycleEntry& entry) {
 }
 
 void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
+  PhaseScope profile(Phase::kAdmit);
   // Invariant 1 (engine/admission_invariants.h): a flavor for every requested resource, and the
   // usage charged is exactly the assignment's.
   TALLY_DCHECK(CheckAdmission(cluster_, entry.cq, entry.assignment, QuotaCheck()).empty());
@@ -396,6 +403,8 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
     req.quota_check = QuotaCheck();
     req.fair_sharing = cluster_.configuration().fair_sharing;
     req.scheduling_cycle = cycle_;
+    req.explain = options_.explain;
+    req.explain = options_.explain;
     req.pinned = &entry.assignment;
     recomputed = AssignFlavors(req, &preemptor);
     if (recomputed.Mode() == AssignmentMode::kPreempt) {
@@ -462,6 +471,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
 }
 
 CycleResult Scheduler::RunCycle(TimeMicros now) {
+  PhaseScope profile(Phase::kCycle);
   ++cycle_;
   CycleResult result;
   result.cycle = cycle_;

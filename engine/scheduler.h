@@ -56,6 +56,10 @@ struct SchedulerOptions {
   // The O(depth) rejection of hopeless preemption searches (engine/preemption.h). kVerify is for
   // tests: every search runs in full and a wrong rejection is counted.
   PreemptionBoundCheck preemption_bound = PreemptionBoundCheck::kOn;
+  // false (the replay, which prints none of them): the flavor assigner's reasons are not
+  // formatted and CycleEntry::message stays empty for entries it decided; the messages of
+  // entries refused before any flavor (Misconfigured, failed checks, cohort cycle) are kept.
+  bool explain = true;
 };
 
 // What happened to one head in a cycle.

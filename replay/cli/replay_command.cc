@@ -31,6 +31,9 @@ Command AddReplayCommand(CLI::App& app) {
                        "Reset flavor scans on ClusterQueue generations only, as Kueue does");
   replay_cmd->add_flag("--no-timings", replay_opts->no_timings,
                        "Leave wall-clock engine cost out of the report (byte-identical reports)");
+  replay_cmd->add_flag("--profile", replay_opts->profile,
+                       "CPU time by phase (parse, route, queue, nominate, flavor assignment, "
+                       "preemption search, admit, output...) on stderr and in report.json");
   replay_cmd->add_flag("--quiet,-q", replay_opts->quiet, "No summary on stdout");
   replay_cmd->add_flag("!--no-progress", replay_opts->progress, "No progress bar on stderr");
   replay_cmd

@@ -23,6 +23,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/base/parallel_loop.h"
+#include "engine/base/phase_profile.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -35,8 +36,10 @@
 
 namespace replay {
 
+// `phase`: what `fn` is, for `tally replay --profile` (one scope per chunk, on its thread).
 template <typename Fn>
-void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn) {
+void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn,
+                 engine::Phase phase = engine::Phase::kOther) {
   grain = std::max<size_t>(grain, 1);
 #if defined(TALLY_THREAD_SANITIZER)
   const size_t workers = std::min(static_cast<size_t>(std::max(arena.max_concurrency(), 1)),
@@ -44,6 +47,7 @@ void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn) {
   std::atomic<size_t> next{0};
   auto work = [&](size_t slot) {
     for (size_t begin = next.fetch_add(grain); begin < n; begin = next.fetch_add(grain)) {
+      engine::PhaseScope profile(phase);
       for (size_t i = begin; i < std::min(n, begin + grain); ++i) {
         fn(slot, i);
       }
@@ -62,6 +66,7 @@ void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn) {
     tbb::parallel_for(
         tbb::blocked_range<size_t>(0, n, grain),
         [&](const tbb::blocked_range<size_t>& r) {
+          engine::PhaseScope profile(phase);
           const size_t slot = static_cast<size_t>(tbb::this_task_arena::current_thread_index());
           for (size_t i = r.begin(); i != r.end(); ++i) {
             fn(slot, i);
@@ -82,7 +87,7 @@ class ArenaLoop final : public engine::ParallelLoop {
   }
   void Run(size_t n, const std::function<void(size_t slot, size_t i)>& fn) override {
     // About four chunks per thread: balance without a task per item.
-    ParallelFor(arena_, n, std::max<size_t>(1, n / (4 * slots())), fn);
+    ParallelFor(arena_, n, std::max<size_t>(1, n / (4 * slots())), fn, engine::Phase::kCycle);
   }
 
  private:

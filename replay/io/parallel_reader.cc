@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/base/phase_profile.h"
 #include "replay/io/parallel_for.h"
 #include "replay/io/time_parse.h"
 
@@ -17,6 +18,7 @@ engine::Status ParallelEventReader::Open(const std::string& path) {
 }
 
 bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
+  engine::PhaseScope profile(engine::Phase::kParse);
   if (!reader_.ReadBatch(batch_, batch_lines_)) {
     out.clear();
     return false;
@@ -29,14 +31,17 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
   if (parsers_.size() < static_cast<size_t>(arena_.max_concurrency())) {
     parsers_.resize(static_cast<size_t>(arena_.max_concurrency()));
   }
-  ParallelFor(arena_, n, 64, [&](size_t slot, size_t i) {
-    const LineBatch::Line& l = batch_.lines[i];
-    ParsedLine& p = out[i];
-    bool timed = false;
-    p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
-                                    path, l.number, p.event, p.error, timed);
-    timed_[i] = timed ? 1 : 0;
-  });
+  ParallelFor(
+      arena_, n, 64,
+      [&](size_t slot, size_t i) {
+        const LineBatch::Line& l = batch_.lines[i];
+        ParsedLine& p = out[i];
+        bool timed = false;
+        p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
+                                        path, l.number, p.event, p.error, timed);
+        timed_[i] = timed ? 1 : 0;
+      },
+      engine::Phase::kParse);
   // In file order: the time of an event must not go backwards (checked against the last event
   // accepted, as EventReader::Next does).
   for (size_t i = 0; i < n; ++i) {

@@ -27,6 +27,8 @@ struct ReplayOptions {
   // (docs/feature-gates.md).
   std::vector<std::pair<std::string, bool>> feature_gates;
   bool no_timings = false;
+  // --profile: CPU time by phase and the search counts, on stderr and in report.json.
+  bool profile = false;
   bool quiet = false;    // no summary on stdout
   bool progress = true;  // a progress bar when stderr is a terminal
   int threads = 0;       // 0 = one per core; the output does not depend on it

@@ -10,6 +10,7 @@
 
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
+#include "replay/report/profile_report.h"
 #include "replay/report/report_writers.h"
 
 namespace replay {
@@ -377,6 +378,10 @@ std::string FormatReportJson(const ReplayReport& report) {
   WriteModel(w, report);
   w.Key("outcomes");
   WriteOutcomes(w, report);
+  if (report.profile) {  // --profile only: other reports stay byte-identical
+    w.Key("profile");
+    WriteProfileJson(w, *report.profile);
+  }
   if (report.resource_classes.enabled) {
     w.Key("resourceClasses");
     WriteResourceClasses(w, report.resource_classes);

@@ -11,9 +11,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "engine/preemption.h"
 
 namespace replay {
 
@@ -87,6 +90,24 @@ struct CqCounts {
 struct LatencyBucket {
   int64_t upper_ns = 0;  // bucket holds latencies in (previous upper, upper]
   int64_t count = 0;
+};
+
+// `tally replay --profile` (docs/replay.md, "Where the time goes"): the CPU time by phase of
+// engine/base/phase_profile.h and the counts that explain it.
+struct ProfileReport {
+  struct PhaseRow {
+    std::string name;
+    int64_t calls = 0;   // times the phase was entered
+    double seconds = 0;  // exclusive: nested phases are counted apart
+  };
+  std::vector<PhaseRow> phases;  // in engine::Phase order
+  double phase_seconds = 0;      // their sum
+  double cpu_seconds = 0;        // the process's user + system time over the same span
+  double wall_seconds = 0;
+  int threads = 0;  // threads that entered a phase
+  int64_t nominations = 0;
+  int64_t admissions = 0;
+  engine::PreemptionSearchStats searches;
 };
 
 struct ReplayReport {
@@ -195,6 +216,10 @@ struct ReplayReport {
   double decision_latency_p50_ns = 0;
   double decision_latency_p99_ns = 0;
   int64_t peak_rss_bytes = 0;
+
+  // What the preemption searches of every shard did (counts: deterministic).
+  engine::PreemptionSearchStats preemption_searches;
+  std::optional<ProfileReport> profile;  // --profile only
 };
 
 }  // namespace replay

@@ -433,6 +433,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.workloads_admitted += p.workloads_admitted;
     out.admissions += p.admissions;
     out.preemptions += p.preemptions;
+    out.preemption_searches += p.preemption_searches;
     for (const auto& [reason, n] : p.evictions_by_reason) {
       out.evictions_by_reason[reason] += n;
     }

@@ -1,3 +1,4 @@
+#include "engine/base/phase_profile.h"
 #include "replay/sim/shard_simulator_impl.h"
 
 namespace replay {
@@ -8,6 +9,7 @@ void ShardSimulator::Impl::LogSimple(
   if (!logging) {
     return;
   }
+  engine::PhaseScope profile(engine::Phase::kOutput);
   // Keys in sorted order: extra keys are passed sorted and merged around the fixed ones.
   std::map<std::string_view, std::string> fields;
   for (const auto& [k, v] : extra) {
@@ -33,6 +35,7 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
   if (!logging) {
     return;
   }
+  engine::PhaseScope profile(engine::Phase::kOutput);
   const engine::Workload& w = store().Get(entry.workload);
   engine::NodeId node = cluster().ClusterQueueNode(entry.cq);
   const engine::ResourceTree& tree = cluster().tree();
@@ -271,6 +274,7 @@ const engine::SchedulerOptions& ShardSimulator::scheduler_options() const {
 
 void ShardSimulator::Finish(int64_t end, ReplayReport& part, RawWaits& waits) {
   impl_->stats.Finish(end, part);
+  part.preemption_searches = impl_->state.scheduler->preemption_stats();
   waits = impl_->stats.TakeWaits();
 }
 

@@ -16,6 +16,7 @@
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
+#include "engine/base/phase_profile.h"
 #include "engine/shard/shard_plan.h"
 #include "replay/io/parallel_for.h"
 #include "replay/io/parallel_reader.h"
@@ -126,6 +127,7 @@ struct Outcome {
 
 engine::SchedulerOptions ReplaySchedulerOptions(engine::SchedulerOptions options) {
   options.defer_victim_release = true;
+  options.explain = false;  // no decision line shows the flavor assigner's reasons
   return options;
 }
 
@@ -164,9 +166,12 @@ struct Simulator::Impl {
   // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
   template <typename F>
   void ForEachShard(tbb::task_arena& arena, F&& f) {
-    ParallelFor(arena, static_cast<size_t>(engine->num_shards()), 1, [&](size_t, size_t k) {
-      engine->With(static_cast<int>(k), [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
-    });
+    ParallelFor(
+        arena, static_cast<size_t>(engine->num_shards()), 1,
+        [&](size_t, size_t k) {
+          engine->With(static_cast<int>(k), [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
+        },
+        engine::Phase::kSimulate);
   }
 
   // Writes the shards' decision lines older than `before`, merged by (time, shard, order in the
@@ -175,6 +180,7 @@ struct Simulator::Impl {
     if (log == nullptr) {
       return;
     }
+    engine::PhaseScope profile(engine::Phase::kOutput);
     std::vector<ShardLog> taken;
     taken.reserve(static_cast<size_t>(engine->num_shards()));
     for (int k = 0; k < engine->num_shards(); ++k) {
@@ -321,6 +327,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
         break;
       }
     }
+    engine::PhaseScope route_profile(engine::Phase::kRoute);
     route.assign(used, 0);
     bool any_event = false;
     for (auto& r : routed) {
@@ -349,6 +356,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       // Shards replay their events in parallel, then run what is due up to the batch's last
       // instant, so that the lines older than it are final.
       ForEachShard(arena, [&](int k, ShardSimulator& s) {
+        engine::PhaseScope profile(engine::Phase::kSimulate);
         const std::vector<size_t>& mine = routed[static_cast<size_t>(k)];
         std::vector<Outcome>& out = outcomes[static_cast<size_t>(k)];
         out.assign(mine.size(), Outcome{});
@@ -416,6 +424,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   }
   if (!stopped) {
     ForEachShard(arena, [&](int, ShardSimulator& s) {
+      engine::PhaseScope profile(engine::Phase::kSimulate);
       s.AdvanceTo(options.until.value_or(kNever));
       if (options.until) {
         s.SetNow(*options.until);

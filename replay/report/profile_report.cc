@@ -1,0 +1,128 @@
+#include "replay/report/profile_report.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+namespace replay {
+namespace {
+
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double PerUnit(double value, int64_t units) {
+  return units > 0 ? value / static_cast<double>(units) : 0;
+}
+
+}  // namespace
+
+ProfileClock::ProfileClock()
+    : cpu_start_(ProcessCpuSeconds()), wall_start_(std::chrono::steady_clock::now()) {}
+
+double ProfileClock::CpuSeconds() const {
+  return ProcessCpuSeconds() - cpu_start_;
+}
+
+double ProfileClock::WallSeconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+}
+
+ProfileReport BuildProfileReport(const engine::PhaseTotals& totals, const ProfileClock& clock,
+                                 const ReplayReport& report) {
+  ProfileReport p;
+  p.cpu_seconds = clock.CpuSeconds();
+  p.wall_seconds = clock.WallSeconds();
+  p.threads = totals.threads;
+  for (size_t i = 0; i < engine::kPhaseCount; ++i) {
+    ProfileReport::PhaseRow& row = p.phases.emplace_back();
+    row.name = engine::ToString(static_cast<engine::Phase>(i));
+    row.calls = totals.calls[i];
+    row.seconds = static_cast<double>(totals.nanos[i]) / 1e9;
+    p.phase_seconds += row.seconds;
+  }
+  p.nominations = totals.calls[static_cast<size_t>(engine::Phase::kNominate)];
+  p.admissions = report.admissions;
+  p.searches = report.preemption_searches;
+  return p;
+}
+
+std::string FormatProfileTable(const ProfileReport& p) {
+  std::string out = fmt::format("{:<20} {:>12} {:>10} {:>7} {:>12}\n", "phase", "calls", "cpu s",
+                                "share", "ns/call");
+  for (const ProfileReport::PhaseRow& row : p.phases) {
+    out += fmt::format("{:<20} {:>12} {:>10.3f} {:>6.1f}% {:>12.0f}\n", row.name, row.calls,
+                       row.seconds, 100.0 * PerUnit(row.seconds, 1) / std::max(p.cpu_seconds, 1e-9),
+                       PerUnit(row.seconds * 1e9, row.calls));
+  }
+  out += fmt::format(
+      "{:<20} {:>12} {:>10.3f} {:>6.1f}%   (process CPU {:.3f} s, wall {:.3f} s, {} threads)\n",
+      "sum of phases", "", p.phase_seconds, 100.0 * p.phase_seconds / std::max(p.cpu_seconds, 1e-9),
+      p.cpu_seconds, p.wall_seconds, p.threads);
+  const engine::PreemptionSearchStats& s = p.searches;
+  out += fmt::format(
+      "admissions {}, nominations {} ({:.1f} per admission), CPU per admission {:.1f} us, per "
+      "nomination {:.2f} us\n",
+      p.admissions, p.nominations, PerUnit(static_cast<double>(p.nominations), p.admissions),
+      PerUnit(p.cpu_seconds * 1e6, p.admissions), PerUnit(p.cpu_seconds * 1e6, p.nominations));
+  out += fmt::format(
+      "preemption searches {} ({:.2f} per nomination): {} rejected by the O(depth) bound, {} "
+      "collected {} candidates, {} found targets\n",
+      s.searches, PerUnit(static_cast<double>(s.searches), p.nominations), s.rejected_by_bound,
+      s.searches - s.rejected_by_bound, s.candidates, s.found);
+  return out;
+}
+
+void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
+  const engine::PreemptionSearchStats& s = p.searches;
+  w.BeginObject();
+  w.Key("admissions");
+  w.Int(p.admissions);
+  w.Key("cpuPerAdmissionUs");
+  w.RoundedNumber(PerUnit(p.cpu_seconds * 1e6, p.admissions));
+  w.Key("cpuSeconds");
+  w.RoundedNumber(p.cpu_seconds);
+  w.Key("nominations");
+  w.Int(p.nominations);
+  w.Key("nominationsPerAdmission");
+  w.RoundedNumber(PerUnit(static_cast<double>(p.nominations), p.admissions));
+  w.Key("phaseSeconds");
+  w.RoundedNumber(p.phase_seconds);
+  w.Key("phases");
+  w.BeginArray();
+  for (const ProfileReport::PhaseRow& row : p.phases) {
+    w.BeginObject();
+    w.Key("calls");
+    w.Int(row.calls);
+    w.Key("name");
+    w.String(row.name);
+    w.Key("seconds");
+    w.RoundedNumber(row.seconds);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("preemptionSearches");
+  w.BeginObject();
+  w.Key("candidates");
+  w.Int(static_cast<int64_t>(s.candidates));
+  w.Key("found");
+  w.Int(static_cast<int64_t>(s.found));
+  w.Key("rejectedByBound");
+  w.Int(static_cast<int64_t>(s.rejected_by_bound));
+  w.Key("searches");
+  w.Int(static_cast<int64_t>(s.searches));
+  w.EndObject();
+  w.Key("searchesPerNomination");
+  w.RoundedNumber(PerUnit(static_cast<double>(s.searches), p.nominations));
+  w.Key("threads");
+  w.Int(p.threads);
+  w.Key("wallSeconds");
+  w.RoundedNumber(p.wall_seconds);
+  w.EndObject();
+}
+
+}  // namespace replay

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# replay_profile.sh TALLY: `tally replay --profile` (issue 21) on a small congested single-tree
+# trace. Checks that the phase table reaches stderr, that report.json gains a "profile" object
+# naming every phase and the search counts, that nothing else changes (decisions.jsonl and
+# report.json without the profile are byte-identical to a run without --profile), and that a run
+# without --profile has no "profile" key. Durations are not asserted (they depend on the machine).
+set -euo pipefail
+tally="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "${tmp}"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"${tally}" generate --synthetic --workloads 600 --cluster-queues 20 --trees 1 \
+  --mean-interarrival 1 --seed 7 --out "${tmp}/trace" >/dev/null
+run() {  # run OUT FLAGS...
+  local out="$1"
+  shift
+  "${tally}" replay --manifests "${tmp}/trace/manifests.yaml" --events "${tmp}/trace/events.jsonl" \
+    --out "${tmp}/${out}" -q --no-progress --no-timings --threads 1 "$@" 2>"${tmp}/${out}.stderr"
+}
+run plain
+run profiled --profile
+
+cmp "${tmp}/plain/decisions.jsonl" "${tmp}/profiled/decisions.jsonl" ||
+  fail "--profile changed decisions.jsonl"
+grep -q '"profile"' "${tmp}/plain/report.json" && fail "report.json has a profile without --profile"
+grep -q '"profile"' "${tmp}/profiled/report.json" || fail "no profile in report.json"
+for phase in parse route simulate queue cycle nominate "flavor assignment" "preemption search" \
+  admit output other; do
+  grep -q "\"name\":\"${phase}\"" "${tmp}/profiled/report.json" || fail "report.json: no phase '${phase}'"
+  grep -q "^${phase} " "${tmp}/profiled.stderr" || fail "stderr table: no phase '${phase}'"
+done
+for key in cpuSeconds phaseSeconds nominationsPerAdmission searchesPerNomination rejectedByBound \
+  cpuPerAdmissionUs; do
+  grep -q "\"${key}\"" "${tmp}/profiled/report.json" || fail "report.json: no ${key}"
+done
+grep -q "^sum of phases" "${tmp}/profiled.stderr" || fail "stderr: no 'sum of phases' line"
+grep -q "rejected by the O(depth) bound" "${tmp}/profiled.stderr" || fail "stderr: no search line"
+# Apart from the profile object, report.json is the same.
+sed 's/,"profile":{.*},"schemaVersion"/,"schemaVersion"/' "${tmp}/profiled/report.json" \
+  >"${tmp}/stripped.json"
+cmp "${tmp}/plain/report.json" "${tmp}/stripped.json" || fail "--profile changed report.json"
+echo "replay --profile: phases, counts and unchanged outputs checked"
