@@ -31,6 +31,7 @@ uint64_t SlotKeyHash(FlavorId flavor, ResourceId resource) {
 }  // namespace
 
 void Cluster::Apply(const ClusterSpec& spec) {
+  ++config_version_;
   if (spec.configuration.present) {
     SetConfiguration(spec.configuration);
   }
@@ -62,7 +63,7 @@ void Cluster::Apply(const ClusterSpec& spec) {
 }
 
 void Cluster::Refresh() {
-  tree_.Refresh();
+  tree_.Refresh();  // the tree's own state_version() covers what changes there
 }
 
 std::optional<FrSlot> Cluster::FindSlot(std::string_view flavor, std::string_view resource) const {
@@ -128,6 +129,7 @@ void Cluster::SetQuotas(NodeId node, const std::vector<ResourceGroupSpec>& group
 }
 
 void Cluster::UpsertFlavor(const ResourceFlavorSpec& spec) {
+  ++config_version_;
   flavor_missing_dirty_ = true;
   FlavorId id = flavors_.Intern(spec.name);
   if (flavor_specs_.size() < flavors_.size()) {
@@ -137,6 +139,7 @@ void Cluster::UpsertFlavor(const ResourceFlavorSpec& spec) {
 }
 
 void Cluster::DeleteFlavor(std::string_view name) {
+  ++config_version_;
   flavor_missing_dirty_ = true;
   if (std::optional<FlavorId> id = flavors_.Find(name)) {
     flavor_specs_[Index(*id)].reset();
@@ -152,6 +155,7 @@ const ResourceFlavorSpec* Cluster::FlavorSpec(FlavorId flavor) const {
 }
 
 void Cluster::UpsertCohort(const CohortSpec& spec) {
+  ++config_version_;
   CohortId id = InternCohort(spec.name);
   NodeId node = cohort_state_[Index(id)].node;
   cohort_state_[Index(id)].spec = spec;
@@ -164,6 +168,7 @@ void Cluster::UpsertCohort(const CohortSpec& spec) {
 }
 
 void Cluster::DeleteCohort(std::string_view name) {
+  ++config_version_;
   std::optional<CohortId> id = cohorts_.Find(name);
   if (!id) {
     return;
@@ -228,6 +233,7 @@ uint64_t Fingerprint(std::span<const ResourceGroup> groups) {
 }  // namespace
 
 void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
+  ++config_version_;
   flavor_missing_dirty_ = true;
   CqId id = cqs_.Intern(spec.name);
   if (Index(id) == cq_state_.size()) {
@@ -259,6 +265,7 @@ void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
 }
 
 void Cluster::DeleteClusterQueue(std::string_view name) {
+  ++config_version_;
   flavor_missing_dirty_ = true;
   std::optional<CqId> id = cqs_.Find(name);
   if (!id) {
@@ -273,6 +280,7 @@ void Cluster::DeleteClusterQueue(std::string_view name) {
 }
 
 void Cluster::UpsertLocalQueue(const LocalQueueSpec& spec) {
+  ++config_version_;
   auto [it, inserted] =
       local_queue_index_.emplace(spec.name_space + "/" + spec.name, local_queues_.size());
   if (inserted) {
@@ -292,10 +300,12 @@ const LocalQueueSpec* Cluster::FindLocalQueue(std::string_view name_space,
 }
 
 void Cluster::UpsertAdmissionCheck(const AdmissionCheckSpec& spec) {
+  ++config_version_;
   admission_checks_[spec.name] = spec.active;
 }
 
 void Cluster::UpsertPriorityClass(const PriorityClassSpec& spec) {
+  ++config_version_;
   for (PriorityClassSpec& pc : priority_classes_) {
     if (pc.name == spec.name) {
       pc = spec;

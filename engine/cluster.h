@@ -90,9 +90,21 @@ class Cluster {
   // --- Devices under the flavors (seed 001; engine/device_inventory.h) ---
   // Node changes return the workloads (WorkloadId indexes) that held devices on a node that went
   // away or changed: their devices are released; the caller evicts them.
-  void UpsertResourceClass(const ResourceClassSpec& spec) { devices_.UpsertClass(spec); }
-  void DeleteResourceClass(std::string_view name) { devices_.DeleteClass(name); }
-  std::vector<uint32_t> UpsertNode(const NodeSpec& spec) { return devices_.UpsertNode(spec); }
+  void UpsertResourceClass(const ResourceClassSpec& spec) {
+    ++config_version_;
+    devices_.UpsertClass(spec);
+  }
+  void DeleteResourceClass(std::string_view name) {
+    ++config_version_;
+    devices_.DeleteClass(name);
+  }
+  std::vector<uint32_t> UpsertNode(const NodeSpec& spec) {
+    ++config_version_;
+    return devices_.UpsertNode(spec);
+  }
+  // Bumped by every change above (specs, configuration, devices): what a nomination reads of the
+  // cluster besides the quota tree (engine/nomination_memo.h).
+  uint64_t config_version() const { return config_version_; }
   std::vector<uint32_t> DeleteNode(std::string_view name) { return devices_.DeleteNode(name); }
   const DeviceInventory& devices() const { return devices_; }
   DeviceInventory& mutable_devices() { return devices_; }
@@ -135,7 +147,10 @@ class Cluster {
   const std::vector<PriorityClassSpec>& priority_classes() const { return priority_classes_; }
   const ConfigurationSpec& configuration() const { return configuration_; }
   const ResourcesConfigSpec& resources_config() const { return configuration_.resources; }
-  void SetConfiguration(const ConfigurationSpec& configuration) { configuration_ = configuration; }
+  void SetConfiguration(const ConfigurationSpec& configuration) {
+    ++config_version_;
+    configuration_ = configuration;
+  }
 
   // Slots a CQ or cohort declares quota for, in resource-group order (flavor-major).
   std::span<const FrSlot> DeclaredSlots(NodeId node) const { return declared_slots_[Index(node)]; }
@@ -211,6 +226,7 @@ class Cluster {
   std::unordered_map<std::string, bool> admission_checks_;  // name -> active
   DeviceInventory devices_;
   ResourceTree tree_;
+  uint64_t config_version_ = 0;
 };
 
 }  // namespace engine

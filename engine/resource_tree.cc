@@ -102,6 +102,7 @@ NodeId ResourceTree::FindRootOrCycle(NodeId node, std::vector<NodeId>& chain) co
 }
 
 void ResourceTree::Refresh() {
+  state_version_ += dirty_.empty() ? 0 : 1;
   std::vector<NodeId> roots;
   std::vector<NodeId> chain;
   for (NodeId d : dirty_) {
@@ -217,6 +218,7 @@ void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
 }
 
 bool ResourceTree::ChargeWalk(NodeId cq, FrSlot slot, Quantity amount) {
+  state_version_ += what_if_ == 0 ? 1 : 0;
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
   SlotState& charged = cell(cq, slot);
   charged.max_charge = Max(charged.max_charge, amount);  // also in a cycle: R is rebuilt from it
@@ -243,6 +245,7 @@ bool ResourceTree::ChargeWalk(NodeId cq, FrSlot slot, Quantity amount) {
 }
 
 bool ResourceTree::ReleaseWalk(NodeId cq, FrSlot slot, Quantity amount) {
+  state_version_ += what_if_ == 0 ? 1 : 0;
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
   const uint64_t bump = generation_freeze_ == 0 ? 1 : 0;
   meta_[Index(cq)].generation += bump;
@@ -337,6 +340,7 @@ void ResourceTree::UpdateBounds(NodeId cq, std::span<const SlotAmount> usage) {
 }
 
 void ResourceTree::SetSlotGroup(FrSlot slot, uint32_t group) {
+  ++state_version_;
   if (slot_group_[Index(slot)] != kNoGroup) {
     std::vector<FrSlot>& old = group_slots_[slot_group_[Index(slot)]];
     old.erase(std::find(old.begin(), old.end(), slot));

@@ -217,6 +217,10 @@ class ResourceTree {
   };
   uint32_t num_slots() const { return num_slots_; }
 
+  // Bumped by every change a nomination could see: usage outside a WhatIf (a WhatIf puts it
+  // back), recomputes, cycle flags, slot groups (engine/nomination_memo.h).
+  uint64_t state_version() const { return state_version_; }
+
  private:
   struct SlotState {
     Quantity nominal;
@@ -284,6 +288,7 @@ class ResourceTree {
   std::vector<std::vector<FrSlot>> group_slots_;  // group -> its slots
   uint32_t generation_freeze_ = 0;
   uint32_t what_if_ = 0;
+  uint64_t state_version_ = 0;
 };
 
 }  // namespace engine

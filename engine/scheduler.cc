@@ -19,6 +19,9 @@ namespace internal {
 class PreemptorSource : public PreemptionOracle {
  public:
   virtual Preemptor& Get() = 0;
+  // Searches that collected candidates so far (engine/nomination_memo.h keeps only nominations
+  // that ran none).
+  virtual uint64_t FullSearches() const = 0;
   OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
                                   Quantity amount) override {
     return Get().SimulatePreemption(workload, cq, slot, amount);
@@ -45,6 +48,9 @@ class NominationWorker final : public PreemptorSource {
     }
     return *preemptor_;
   }
+  uint64_t FullSearches() const override {
+    return preemptor_ ? preemptor_->stats().searches - preemptor_->stats().rejected_by_bound : 0;
+  }
   // The searches of this cycle (none if no what-if was needed).
   PreemptionSearchStats Stats() const {
     return preemptor_ ? preemptor_->stats() : PreemptionSearchStats{};
@@ -68,6 +74,9 @@ class SharedPreemptor final : public internal::PreemptorSource {
  public:
   explicit SharedPreemptor(Preemptor& preemptor) : preemptor_(preemptor) {}
   Preemptor& Get() override { return preemptor_; }
+  uint64_t FullSearches() const override {
+    return preemptor_.stats().searches - preemptor_.stats().rejected_by_bound;
+  }
 
  private:
   Preemptor& preemptor_;
@@ -124,6 +133,7 @@ Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queue
 }
 
 void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
+  ++namespaces_version_;
   namespace_labels_.clear();
   for (const NamespaceSpec& ns : namespaces) {
     namespace_labels_[ns.name] = ns.labels;
@@ -444,15 +454,67 @@ void Scheduler::SetParallelLoop(ParallelLoop* loop, size_t min_heads) {
   workers_.clear();
 }
 
+CycleEntry Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
+                                       MemoUpdate& update) const {
+  update = MemoUpdate{};
+  const Workload& w = std::as_const(store_).Get(id);
+  if (options_.nomination_memo == NominationMemoMode::kOff || !w.fallback.empty()
+      || cluster_.devices().HasClasses()) {
+    return Nominate(id, preemptors);
+  }
+  update.versions = {cluster_.tree().state_version(), store_.reservation_version(),
+                     cluster_.config_version(), namespaces_version_};
+  update.scan_outdated = ScanStateOutdated(w);
+  const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated);
+  if (stored != nullptr && options_.nomination_memo == NominationMemoMode::kOn) {
+    update.kind = MemoUpdate::Kind::kHit;
+    CycleEntry entry = *stored;
+    entry.assignment.last_state.scheduling_cycle = cycle_;  // the only field that moves
+    return entry;
+  }
+  const uint64_t searches_before = preemptors.FullSearches();
+  CycleEntry entry = Nominate(id, preemptors);
+  if (stored != nullptr) {  // kVerify
+    update.kind = MemoUpdate::Kind::kHit;
+    CycleEntry reused = *stored;
+    reused.assignment.last_state.scheduling_cycle = cycle_;
+    update.mismatch = EntryFingerprint(reused) != EntryFingerprint(entry);
+  } else {
+    update.kind = MemoUpdate::Kind::kMiss;
+  }
+  update.store = preemptors.FullSearches() == searches_before;
+  return entry;
+}
+
 void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now,
                             Preemptor& preemptor, std::vector<CycleEntry>& entries) {
   entries.resize(heads.size());
+  memo_updates_.resize(heads.size());
+  // The memo's counters and stores, sequentially, once every head is nominated.
+  auto write_back = [&] {
+    NominationMemoStats& stats = memo_.stats();
+    for (size_t i = 0; i < heads.size(); ++i) {
+      const MemoUpdate& u = memo_updates_[i];
+      if (u.kind == MemoUpdate::Kind::kHit) {
+        ++stats.hits;
+      } else if (u.kind == MemoUpdate::Kind::kMiss && u.store) {
+        ++stats.misses;
+      } else {
+        ++stats.not_memoised;
+      }
+      stats.mismatches += u.mismatch ? 1 : 0;
+      if (u.store) {
+        memo_.Store(store_.Get(heads[i]), u.versions, u.scan_outdated, entries[i]);
+      }
+    }
+  };
   const size_t slots = parallel_ == nullptr ? 1 : parallel_->slots();
   if (slots < 2 || heads.size() < std::max<size_t>(min_parallel_heads_, 2)) {
     SharedPreemptor source(preemptor);
     for (size_t i = 0; i < heads.size(); ++i) {
-      entries[i] = Nominate(heads[i], source);
+      entries[i] = NominateMemoised(heads[i], source, memo_updates_[i]);
     }
+    write_back();
     return;
   }
   cluster_.PrepareConcurrentReads();
@@ -463,11 +525,13 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
   for (auto& worker : workers_) {
     worker->StartCycle(now);
   }
-  parallel_->Run(heads.size(),
-                 [&](size_t slot, size_t i) { entries[i] = Nominate(heads[i], *workers_[slot]); });
+  parallel_->Run(heads.size(), [&](size_t slot, size_t i) {
+    entries[i] = NominateMemoised(heads[i], *workers_[slot], memo_updates_[i]);
+  });
   for (auto& worker : workers_) {
     preemption_stats_ += worker->Stats();
   }
+  write_back();
 }
 
 CycleResult Scheduler::RunCycle(TimeMicros now) {

@@ -32,7 +32,9 @@
 #include "engine/base/ids.h"
 #include "engine/base/parallel_loop.h"
 #include "engine/cluster.h"
+#include "engine/cycle_entry.h"
 #include "engine/flavor_assigner.h"
+#include "engine/nomination_memo.h"
 #include "engine/preemption.h"
 #include "engine/queue_manager.h"
 #include "engine/workload_store.h"
@@ -60,32 +62,9 @@ struct SchedulerOptions {
   // formatted and CycleEntry::message stays empty for entries it decided; the messages of
   // entries refused before any flavor (Misconfigured, failed checks, cohort cycle) are kept.
   bool explain = true;
-};
-
-// What happened to one head in a cycle.
-enum class EntryOutcome : uint8_t {
-  kAdmitted,      // quota reserved (and Admitted unless admission checks apply)
-  kPreempting,    // targets evicted; waits for them (PendingPreemption)
-  kSkipped,       // nominated but no longer fits / overlapping targets: requeued at once
-  kInadmissible,  // NoFit, no candidates, namespace mismatch...: see reason
-  kNotNominated,  // e.g. admission check in Retry/Rejected
-};
-const char* ToString(EntryOutcome outcome);
-
-struct CycleEntry {
-  WorkloadId workload{};
-  CqId cq{};
-  Assignment assignment;
-  std::vector<PreemptionTarget> targets;
-  EntryOutcome outcome = EntryOutcome::kInadmissible;
-  RequeueReason reason = RequeueReason::kGeneric;
-  std::string message;  // Kueue's condition message
-  // QuotaReserved=False with reason Misconfigured (Kueue's quotaReservedReason): a namespace the
-  // ClusterQueue's selector does not match, or requests above limits. Other entries keep
-  // Kueue's default reasons (Pending and the flavor assigner's), which tally does not print.
-  bool misconfigured = false;
-  bool partial = false;         // admitted with reduced counts (§6.8)
-  bool checks_pending = false;  // QuotaReserved but admission checks not all Ready
+  // engine/nomination_memo.h. kVerify is for tests: every head is nominated from scratch and a
+  // stored entry that differs is counted.
+  NominationMemoMode nomination_memo = NominationMemoMode::kOn;
 };
 
 struct Eviction {
@@ -143,6 +122,7 @@ class Scheduler {
   int64_t cycle() const { return cycle_; }
   // What the preemption searches of all cycles (and Evaluate calls) so far did.
   const PreemptionSearchStats& preemption_stats() const { return preemption_stats_; }
+  const NominationMemoStats& memo_stats() const { return memo_.stats(); }
   const SchedulerOptions& options() const { return options_; }
 
  private:
@@ -165,6 +145,18 @@ class Scheduler {
   // Read-only on the scheduler's state (what-ifs go through `preemptors`): safe to call from
   // several threads at once with different sources.
   CycleEntry Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const;
+  // What NominateMemoised leaves for the sequential write-back into the memo.
+  struct MemoUpdate {
+    enum class Kind : uint8_t { kNotMemoised, kHit, kMiss };
+    Kind kind = Kind::kNotMemoised;
+    bool store = false;     // a fresh entry that may be kept
+    bool mismatch = false;  // kVerify: the stored entry differed
+    bool scan_outdated = false;
+    NominationVersions versions;
+  };
+  // Nominate through the memo (read-only on it; safe on several threads like Nominate).
+  CycleEntry NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
+                              MemoUpdate& update) const;
   // Nominates `heads` into `entries` (same index), in parallel when that pays.
   void NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now, Preemptor& preemptor,
                    std::vector<CycleEntry>& entries);
@@ -193,6 +185,9 @@ class Scheduler {
   size_t min_parallel_heads_ = kDefaultMinParallelHeads;
   std::vector<std::unique_ptr<internal::NominationWorker>> workers_;  // by loop slot
   PreemptionSearchStats preemption_stats_;
+  NominationMemo memo_;
+  std::vector<MemoUpdate> memo_updates_;  // by head, reused across cycles
+  uint64_t namespaces_version_ = 0;
 };
 
 }  // namespace engine

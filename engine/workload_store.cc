@@ -96,6 +96,7 @@ std::vector<SlotAmount> WorkloadStore::ChargedUsage(
 }
 
 bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int32_t> reclaimable) {
+  ++reservation_version_;
   Workload& w = Get(id);
   WorkloadSpec& spec = *specs_[Index(id)];
   if (spec.reclaimable_pods == reclaimable) {
@@ -242,6 +243,7 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
 
 void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                             std::vector<SlotAmount> usage, TimeMicros now) {
+  ++reservation_version_;
   Workload& w = Get(id);
   w.cluster_queue = cq;
   w.quota_reserved = true;
@@ -263,6 +265,7 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
 
 std::optional<std::string> WorkloadStore::AllocateDevices(
     WorkloadId id, const std::vector<AdmittedPodSet>& admitted) {
+  ++reservation_version_;
   DeviceInventory& devices = cluster_.mutable_devices();
   if (!devices.HasClasses()) {
     return std::nullopt;
@@ -312,6 +315,7 @@ std::optional<std::string> WorkloadStore::AllocateDevices(
 }
 
 void WorkloadStore::Release(WorkloadId id) {
+  ++reservation_version_;
   Workload& w = Get(id);
   if (w.holds_devices) {
     cluster_.mutable_devices().Release(Index(id));
@@ -334,6 +338,7 @@ void WorkloadStore::Release(WorkloadId id) {
 }
 
 void WorkloadStore::MarkEvicting(WorkloadId id) {
+  ++reservation_version_;
   if (Get(id).quota_reserved
       && std::find(evicting_.begin(), evicting_.end(), id) == evicting_.end()) {
     evicting_.push_back(id);
@@ -341,6 +346,7 @@ void WorkloadStore::MarkEvicting(WorkloadId id) {
 }
 
 void WorkloadStore::Erase(WorkloadId id) {
+  ++reservation_version_;
   if (!Contains(id)) {
     return;
   }

@@ -82,6 +82,11 @@ class WorkloadStore {
   // them first (§7.2) and counts them as done.
   const std::vector<WorkloadId>& Evicting() const { return evicting_; }
 
+  // Bumped by every change to who holds quota or devices and how much (Reserve, Release,
+  // MarkEvicting, Erase, SetReclaimablePods, AllocateDevices): what a nomination reads of other
+  // workloads (engine/nomination_memo.h).
+  uint64_t reservation_version() const { return reservation_version_; }
+
   // Reserved workloads of `cq`, in reservation order.
   const std::vector<WorkloadId>& Admitted(CqId cq) const;
 
@@ -102,6 +107,7 @@ class WorkloadStore {
   std::unordered_map<std::string, WorkloadId> by_key_;
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
+  uint64_t reservation_version_ = 0;
 };
 
 }  // namespace engine

@@ -34,6 +34,12 @@ Command AddReplayCommand(CLI::App& app) {
   replay_cmd->add_flag("--profile", replay_opts->profile,
                        "CPU time by phase (parse, route, queue, nominate, flavor assignment, "
                        "preemption search, admit, output...) on stderr and in report.json");
+  replay_cmd
+      ->add_option("--nomination-memo", replay_opts->nomination_memo,
+                   "Reuse a head's nomination while nothing it reads changed: on, off, or verify "
+                   "(nominate afresh and fail if a reused one would have differed)")
+      ->check(CLI::IsMember({"on", "off", "verify"}))
+      ->capture_default_str();
   replay_cmd->add_flag("--quiet,-q", replay_opts->quiet, "No summary on stdout");
   replay_cmd->add_flag("!--no-progress", replay_opts->progress, "No progress bar on stderr");
   replay_cmd

@@ -48,6 +48,7 @@ ProfileReport BuildProfileReport(const engine::PhaseTotals& totals, const Profil
   p.nominations = totals.calls[static_cast<size_t>(engine::Phase::kNominate)];
   p.admissions = report.admissions;
   p.searches = report.preemption_searches;
+  p.memo = report.nomination_memo;
   return p;
 }
 
@@ -74,6 +75,14 @@ std::string FormatProfileTable(const ProfileReport& p) {
       "collected {} candidates, {} found targets\n",
       s.searches, PerUnit(static_cast<double>(s.searches), p.nominations), s.rejected_by_bound,
       s.searches - s.rejected_by_bound, s.candidates, s.found);
+  const engine::NominationMemoStats& m = p.memo;
+  out += fmt::format(
+      "nomination memo: {} hits, {} misses, {} not memoised (collected candidates), hit rate "
+      "{:.1f}%\n",
+      m.hits, m.misses, m.not_memoised,
+      100.0
+          * PerUnit(static_cast<double>(m.hits),
+                    static_cast<int64_t>(m.hits + m.misses + m.not_memoised)));
   return out;
 }
 
@@ -86,6 +95,15 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
   w.RoundedNumber(PerUnit(p.cpu_seconds * 1e6, p.admissions));
   w.Key("cpuSeconds");
   w.RoundedNumber(p.cpu_seconds);
+  w.Key("nominationMemo");
+  w.BeginObject();
+  w.Key("hits");
+  w.Int(static_cast<int64_t>(p.memo.hits));
+  w.Key("misses");
+  w.Int(static_cast<int64_t>(p.memo.misses));
+  w.Key("notMemoised");
+  w.Int(static_cast<int64_t>(p.memo.not_memoised));
+  w.EndObject();
   w.Key("nominations");
   w.Int(p.nominations);
   w.Key("nominationsPerAdmission");

@@ -69,6 +69,10 @@ int RunReplay(const ReplayOptions& options) {
   state_options.files = options.manifests;
   state_options.feature_gates = options.feature_gates;
   state_options.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
+  state_options.scheduler.nomination_memo =
+      options.nomination_memo == "off"      ? engine::NominationMemoMode::kOff
+      : options.nomination_memo == "verify" ? engine::NominationMemoMode::kVerify
+                                            : engine::NominationMemoMode::kOn;
   state_options.scheduler = ReplaySchedulerOptions(state_options.scheduler);
   sim.scheduler = state_options.scheduler;
   sim.threads = options.threads;
@@ -131,6 +135,13 @@ int RunReplay(const ReplayOptions& options) {
     std::fputs(FormatSummaryText(report).c_str(), stdout);
     std::fprintf(stderr, "wrote %s/{decisions.jsonl,report.json,report.html,metrics.prom}\n",
                  options.out.c_str());
+  }
+  if (report.nomination_memo.mismatches > 0) {
+    std::fprintf(stderr,
+                 "error: --nomination-memo verify: %llu kept nominations differed from a fresh "
+                 "one (a bug: please report it with the trace)\n",
+                 static_cast<unsigned long long>(report.nomination_memo.mismatches));
+    return 1;
   }
   if (!completed) {
     std::fprintf(stderr, "error: stopped at the first rejected event (--strict): %s\n",

@@ -29,6 +29,9 @@ struct ReplayOptions {
   bool no_timings = false;
   // --profile: CPU time by phase and the search counts, on stderr and in report.json.
   bool profile = false;
+  // --nomination-memo on|off|verify (engine/nomination_memo.h): decisions are the same in all
+  // three; verify nominates every head afresh and fails the run if a kept entry differed.
+  std::string nomination_memo = "on";
   bool quiet = false;    // no summary on stdout
   bool progress = true;  // a progress bar when stderr is a terminal
   int threads = 0;       // 0 = one per core; the output does not depend on it

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/nomination_memo.h"
 #include "engine/preemption.h"
 
 namespace replay {
@@ -108,6 +109,7 @@ struct ProfileReport {
   int64_t nominations = 0;
   int64_t admissions = 0;
   engine::PreemptionSearchStats searches;
+  engine::NominationMemoStats memo;
 };
 
 struct ReplayReport {
@@ -219,7 +221,8 @@ struct ReplayReport {
 
   // What the preemption searches of every shard did (counts: deterministic).
   engine::PreemptionSearchStats preemption_searches;
-  std::optional<ProfileReport> profile;  // --profile only
+  engine::NominationMemoStats nomination_memo;  // engine/nomination_memo.h, all shards
+  std::optional<ProfileReport> profile;         // --profile only
 };
 
 }  // namespace replay

@@ -434,6 +434,10 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.admissions += p.admissions;
     out.preemptions += p.preemptions;
     out.preemption_searches += p.preemption_searches;
+    out.nomination_memo.hits += p.nomination_memo.hits;
+    out.nomination_memo.misses += p.nomination_memo.misses;
+    out.nomination_memo.not_memoised += p.nomination_memo.not_memoised;
+    out.nomination_memo.mismatches += p.nomination_memo.mismatches;
     for (const auto& [reason, n] : p.evictions_by_reason) {
       out.evictions_by_reason[reason] += n;
     }

@@ -275,6 +275,7 @@ const engine::SchedulerOptions& ShardSimulator::scheduler_options() const {
 void ShardSimulator::Finish(int64_t end, ReplayReport& part, RawWaits& waits) {
   impl_->stats.Finish(end, part);
   part.preemption_searches = impl_->state.scheduler->preemption_stats();
+  part.nomination_memo = impl_->state.scheduler->memo_stats();
   waits = impl_->stats.TakeWaits();
 }
 

@@ -204,6 +204,8 @@ struct Figures {
   int64_t searches_rejected_by_bound = 0;
   int64_t searches_found = 0;
   int64_t bound_unsound = 0;
+  int64_t memo_hits = 0;  // entries the memo would have reused, compared with a fresh one
+  int64_t memo_mismatches = 0;
 
   int64_t edits() const {
     return edits_shrink + edits_grow + edits_reorder + edits_quota + edits_cq_move
@@ -322,7 +324,13 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
   // `tally schedule` does.
   const bool control_plane = seed % 4 >= 2;
   options.defer_victim_release = control_plane;
-  options.preemption_bound = PreemptionBoundCheck::kVerify;
+  // Seeds 0 mod 3 run every search the bound rejects in full (PreemptionBoundCheck::kVerify);
+  // the others keep the bound and nominate every head afresh, comparing each entry the memo
+  // would have reused (NominationMemoMode::kVerify; a full search stores nothing, hence apart).
+  const bool verify_bound = seed % 3 == 0;
+  options.preemption_bound =
+      verify_bound ? PreemptionBoundCheck::kVerify : PreemptionBoundCheck::kOn;
+  options.nomination_memo = verify_bound ? NominationMemoMode::kOn : NominationMemoMode::kVerify;
   Engine e(options);
   ResourceTree scratch;  // from-scratch R and A
   ClusterSpec spec = RandomCluster(rng);
@@ -432,6 +440,11 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
       e.queues.QueueAllInadmissible(now, e.scheduler.cycle());
     }
 
+    // Sometimes every inadmissible head comes back with nothing changed (as a batch requeue of
+    // Kueue can): the nomination memo must reuse those nominations and reuse them rightly.
+    if (std::bernoulli_distribution(0.3)(rng)) {
+      e.queues.QueueAllInadmissible(now, e.scheduler.cycle());
+    }
     const std::vector<Quantity> before =
         control_plane ? HeadroomWithoutEvicting(e) : BorrowingHeadroom(e.cluster.tree());
     const std::vector<Quantity> before_all = BorrowingHeadroom(e.cluster.tree());
@@ -561,6 +574,14 @@ void RunSeed(uint64_t seed, int64_t cycles, Figures& t) {
   f.bound_unsound = static_cast<int64_t>(searches.bound_unsound);
   EXPECT_EQ(f.bound_unsound, 0) << "seed " << seed
                                 << ": the bound rejected searches that found targets";
+  if (!verify_bound) {
+    const NominationMemoStats& memo = e.scheduler.memo_stats();
+    f.memo_hits = static_cast<int64_t>(memo.hits);
+    f.memo_mismatches = static_cast<int64_t>(memo.mismatches);
+    EXPECT_EQ(f.memo_mismatches, 0) << "seed " << seed << ": a memoised nomination differed";
+  }
+  t.memo_hits += f.memo_hits;
+  t.memo_mismatches += f.memo_mismatches;
   t.bound_comparisons += f.bound_comparisons;
   t.bound_mismatches += f.bound_mismatches;
   t.searches += f.searches;
@@ -644,10 +665,14 @@ TEST(SchedulerPropertyTest, EditsInterleavedWithCyclesKeepInvariantsAndMatchOrac
   EXPECT_EQ(t.oracle_mismatches, 0);
   EXPECT_EQ(t.bound_mismatches, 0);
   EXPECT_EQ(t.bound_unsound, 0);
+  std::printf("nomination memo: %lld reuses compared with a fresh nomination, %lld differed\n",
+              static_cast<long long>(t.memo_hits), static_cast<long long>(t.memo_mismatches));
+  EXPECT_EQ(t.memo_mismatches, 0);
   if (first != last) {
     // The bound was exercised both ways: it rejected searches, and others ran and found targets.
     EXPECT_GT(t.searches_rejected_by_bound, t.searches / 20);
     EXPECT_GT(t.searches_found, 0);
+    EXPECT_GT(t.memo_hits, t.cycles / 20);  // the memo was exercised
     EXPECT_GT(t.deferred_releases, 0) << "the control-plane seeds released no victim";
   }
 }

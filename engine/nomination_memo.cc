@@ -1,0 +1,92 @@
+#include "engine/nomination_memo.h"
+
+#include <fmt/format.h>
+
+namespace engine {
+namespace {
+
+// The scan a nomination resumes from: the same positions against the same lists and
+// generations. The cycle it ran in only matters through "outdated", compared apart.
+bool SameScanInput(const FlavorScanState& a, const FlavorScanState& b) {
+  return a.valid == b.valid && a.last_tried == b.last_tried
+         && a.cluster_queue_generation == b.cluster_queue_generation
+         && a.cohort_generations == b.cohort_generations && a.flavor_lists == b.flavor_lists;
+}
+
+}  // namespace
+
+const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersions& versions,
+                                       bool scan_outdated) const {
+  const size_t i = Index(w.id);
+  if (i >= slots_.size() || slots_[i] == nullptr) {
+    return nullptr;
+  }
+  const Slot& s = *slots_[i];
+  if (!(s.versions == versions) || s.spec != w.spec || s.priority != w.priority
+      || s.queue_order_time != w.queue_order_time || s.cq != w.cluster_queue
+      || s.scan_outdated != scan_outdated || s.key != w.key
+      || (!scan_outdated && !SameScanInput(s.scan, w.scan))) {
+    return nullptr;
+  }
+  return &s.entry;
+}
+
+void NominationMemo::Store(const Workload& w, const NominationVersions& versions,
+                           bool scan_outdated, const CycleEntry& entry) {
+  const size_t i = Index(w.id);
+  if (i >= slots_.size()) {
+    slots_.resize(i + 1);
+  }
+  if (slots_[i] == nullptr) {
+    slots_[i] = std::make_unique<Slot>();
+  }
+  Slot& s = *slots_[i];
+  s.versions = versions;
+  s.spec = w.spec;
+  s.key = w.key;
+  s.priority = w.priority;
+  s.queue_order_time = w.queue_order_time;
+  s.cq = w.cluster_queue;
+  s.scan_outdated = scan_outdated;
+  s.scan = scan_outdated ? FlavorScanState{} : w.scan;
+  s.entry = entry;
+}
+
+std::string EntryFingerprint(const CycleEntry& e) {
+  std::string out =
+      fmt::format("w{} cq{} {} r{} m[{}] mis{} p{} c{} b{} f{} d{}\n", Index(e.workload),
+                  Index(e.cq), ToString(e.outcome), static_cast<int>(e.reason), e.message,
+                  e.misconfigured, e.partial, e.checks_pending, e.assignment.borrowing,
+                  e.assignment.forced_mode ? static_cast<int>(*e.assignment.forced_mode) : -1,
+                  e.assignment.devices_short);
+  for (const PreemptionTarget& t : e.targets) {
+    out += fmt::format("t{}:{} ", Index(t.workload), static_cast<int>(t.reason));
+  }
+  for (const SlotAmount& u : e.assignment.usage) {
+    out += fmt::format("u{}={} ", Index(u.slot), u.amount.value());
+  }
+  for (const PodSetAssignment& ps : e.assignment.pod_sets) {
+    out += fmt::format("\nps {} n{} miss{} reasons[{}]", ps.name, ps.count, ps.missing_flavor,
+                       fmt::join(ps.reasons, "|"));
+    for (const FlavorChoice& c : ps.flavors) {
+      out += fmt::format(" c{}/{}/{}:{}:{}:{}:{}:{}", Index(c.resource), Index(c.flavor),
+                         Index(c.slot), static_cast<int>(c.mode), static_cast<int>(c.granular),
+                         c.borrow, c.tried_index, c.amount.value());
+    }
+    for (const ResourceAmount& r : ps.requests) {
+      out += fmt::format(" q{}={}", Index(r.resource), r.amount.value());
+    }
+  }
+  const FlavorScanState& s = e.assignment.last_state;
+  out += fmt::format("\nscan v{} g{} l{} cyc{} [{}]", s.valid, s.cluster_queue_generation,
+                     s.flavor_lists, s.scheduling_cycle, fmt::join(s.cohort_generations, ","));
+  for (const auto& per_pod_set : s.last_tried) {
+    out += " |";
+    for (const auto& [resource, index] : per_pod_set) {
+      out += fmt::format(" {}:{}", Index(resource), index);
+    }
+  }
+  return out;
+}
+
+}  // namespace engine

@@ -1,0 +1,89 @@
+// File: engine/nomination_memo.h
+//
+// Memoised nominations (issue 21). On a congested tree most heads are nominated again and again
+// while nothing they depend on has changed: a finish anywhere in the tree requeues every
+// inadmissible head (as in Kueue), and a cycle that admits nothing leaves the state as it was.
+// A nomination (Scheduler::Nominate) reads only
+//   - the head itself: its spec, priority, queue-order time, ClusterQueue, and the flavor scan
+//     it resumes from (and whether that scan is outdated),
+//   - the quota tree (ResourceTree::state_version),
+//   - the workloads holding quota and being evicted (WorkloadStore::reservation_version),
+//   - the cluster's specs, configuration and devices (Cluster::config_version),
+//   - the scheduler's namespace labels,
+//   - and, through preemption candidates only, the current time (a candidate without a
+//     reservation time is ordered by `now`).
+// An entry is therefore kept only for a nomination that collected no preemption candidates (its
+// searches, if any, were all rejected by the O(depth) bound), and reused when every item above is
+// unchanged. The reused entry is the stored one with the scan's scheduling cycle set to the
+// current cycle. Workloads with a flavor-fallback history or clusters with resource classes are
+// never memoised (state outside the versions above).
+//
+// Thread safety: Find is read-only and may run on several nomination threads at once; Store and
+// the counters are for the scheduler's sequential part.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/ids.h"
+#include "engine/cycle_entry.h"
+#include "engine/workload.h"
+
+namespace engine {
+
+enum class NominationMemoMode : uint8_t {
+  kOn,      // reuse entries (the default)
+  kOff,     // nominate every head from scratch
+  kVerify,  // nominate from scratch, and count the stored entries that would have differed
+};
+
+// The versions of what a nomination reads besides the head (see the file comment).
+struct NominationVersions {
+  uint64_t tree = 0;
+  uint64_t reservations = 0;
+  uint64_t config = 0;
+  uint64_t namespaces = 0;
+  bool operator==(const NominationVersions&) const = default;
+};
+
+struct NominationMemoStats {
+  uint64_t hits = 0;          // entries reused (kVerify: found and compared)
+  uint64_t misses = 0;        // memoisable heads nominated from scratch
+  uint64_t not_memoised = 0;  // nominations that collected preemption candidates, or excluded
+  uint64_t mismatches = 0;    // kVerify: a stored entry differed from the fresh nomination
+};
+
+class NominationMemo {
+ public:
+  // The entry stored for `w` if it is still valid: same versions, same head, same scan input.
+  const CycleEntry* Find(const Workload& w, const NominationVersions& versions,
+                         bool scan_outdated) const;
+  void Store(const Workload& w, const NominationVersions& versions, bool scan_outdated,
+             const CycleEntry& entry);
+  void Clear() { slots_.clear(); }
+
+  NominationMemoStats& stats() { return stats_; }
+  const NominationMemoStats& stats() const { return stats_; }
+
+ private:
+  struct Slot {
+    NominationVersions versions;
+    const WorkloadSpec* spec = nullptr;
+    std::string key;  // ids are recycled: the workload's key and spec tell them apart
+    int32_t priority = 0;
+    TimeMicros queue_order_time = 0;
+    CqId cq{};
+    bool scan_outdated = false;
+    FlavorScanState scan;  // the scan resumed from (ignored when outdated)
+    CycleEntry entry;
+  };
+  std::vector<std::unique_ptr<Slot>> slots_;  // by WorkloadId index
+  NominationMemoStats stats_;
+};
+
+// Everything in an entry a decision depends on, as text: kVerify compares two entries with it.
+std::string EntryFingerprint(const CycleEntry& entry);
+
+}  // namespace engine
