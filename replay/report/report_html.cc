@@ -490,9 +490,10 @@ void AppendEngine(std::string& out, const ReplayReport& r) {
   t.Row({"wall time", fmt::format("{:.3f} s", r.wall_seconds)});
   t.Row({"events per second", fmt::format("{:.0f}", r.events_per_second)});
   t.Row({"decisions", Int(r.decisions)});
-  t.Row(
-      {"decision latency p50 / p99",
-       fmt::format("{:.0f} ns / {:.0f} ns", r.decision_latency_p50_ns, r.decision_latency_p99_ns)});
+  t.Row({"decision latency p50 / p90 / p99 / max",
+         fmt::format("{:.0f} ns / {:.0f} ns / {:.0f} ns / {} ns", r.decision_latency_p50_ns,
+                     r.decision_latency_p90_ns, r.decision_latency_p99_ns,
+                     r.decision_latency_max_ns)});
   t.Row({"peak RSS", fmt::format("{:.1f} MiB", static_cast<double>(r.peak_rss_bytes) / 1048576.0)});
 }
 

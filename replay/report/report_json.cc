@@ -115,14 +115,26 @@ void WriteEngine(JsonWriter& w, const ReplayReport& r) {
       w.BeginObject();
       w.Key("count");
       w.Int(b.count);
+      w.Key("lowerNs");
+      w.Int(b.lower_ns);
       w.Key("upperNs");
       w.Int(b.upper_ns);
       w.EndObject();
     }
   }
   w.EndArray();
+  // The max and p90 came with the log-linear histogram (issue 21): written only with timings, so
+  // that a report written with --no-timings stays byte-identical to one from before.
+  if (t) {
+    w.Key("decisionLatencyMaxNs");
+    w.Int(r.decision_latency_max_ns);
+  }
   w.Key("decisionLatencyP50Ns");
   w.RoundedNumber(t ? r.decision_latency_p50_ns : 0);
+  if (t) {
+    w.Key("decisionLatencyP90Ns");
+    w.RoundedNumber(r.decision_latency_p90_ns);
+  }
   w.Key("decisionLatencyP99Ns");
   w.RoundedNumber(t ? r.decision_latency_p99_ns : 0);
   w.Key("decisions");

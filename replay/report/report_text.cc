@@ -402,11 +402,14 @@ void AppendEngine(std::string& out, const ReplayReport& r) {
     return;
   }
   out += fmt::format(
-      "\nengine: {:.3f}s wall, {:.0f} events/s, {} decisions (p50 {}, p99 {}), peak RSS {:.1f} "
-      "MiB\n        {} threads, {} {}\n",
-      r.wall_seconds, std::isfinite(r.events_per_second) ? r.events_per_second : 0.0, r.decisions,
-      FormatNanos(r.decision_latency_p50_ns), FormatNanos(r.decision_latency_p99_ns),
-      static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0), r.threads, r.shards,
+      "\nengine: {:.3f}s wall, {:.0f} events/s, peak RSS {:.1f} MiB\n"
+      "        {} decisions; latency p50 {}, p90 {}, p99 {}, max {}\n"
+      "        {} threads, {} {}\n",
+      r.wall_seconds, std::isfinite(r.events_per_second) ? r.events_per_second : 0.0,
+      static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0), r.decisions,
+      FormatNanos(r.decision_latency_p50_ns), FormatNanos(r.decision_latency_p90_ns),
+      FormatNanos(r.decision_latency_p99_ns),
+      FormatNanos(static_cast<double>(r.decision_latency_max_ns)), r.threads, r.shards,
       r.shards == 1 ? "shard" : "shards (independent Cohort trees)");
 }
 

@@ -87,9 +87,11 @@ struct CqCounts {
   int64_t running_at_end = 0;
 };
 
-// Log2 histogram of per-decision engine latency (wall nanoseconds).
+// One non-empty bucket of the per-decision engine latency histogram (wall nanoseconds;
+// replay/sim/latency_histogram.h): `count` decisions took between lower_ns and upper_ns.
 struct LatencyBucket {
-  int64_t upper_ns = 0;  // bucket holds latencies in (previous upper, upper]
+  int64_t lower_ns = 0;  // inclusive
+  int64_t upper_ns = 0;  // inclusive
   int64_t count = 0;
 };
 
@@ -213,10 +215,13 @@ struct ReplayReport {
   double wall_seconds = 0;
   int threads = 0;  // worker threads the replay ran on
   double events_per_second = 0;
-  int64_t decisions = 0;  // nominated entries
-  std::vector<LatencyBucket> decision_latency;
+  int64_t decisions = 0;                        // nominated entries
+  std::vector<LatencyBucket> decision_latency;  // in increasing order; empty with --no-timings
+  // Nearest-rank percentiles of decision_latency, within 1/64 of the exact ones; the max is exact.
   double decision_latency_p50_ns = 0;
+  double decision_latency_p90_ns = 0;
   double decision_latency_p99_ns = 0;
+  int64_t decision_latency_max_ns = 0;
   int64_t peak_rss_bytes = 0;
 
   // What the preemption searches of every shard did (counts: deterministic).

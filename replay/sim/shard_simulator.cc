@@ -92,13 +92,10 @@ void ShardSimulator::Impl::RunOneCycle() {
   stats.OnCycle();
   if (!r.entries.empty()) {
     decisions += static_cast<int64_t>(r.entries.size());
+    // Each entry of the cycle is charged the cycle's mean cost per entry.
     int64_t per = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()
                   / static_cast<int64_t>(r.entries.size());
-    int bucket = 0;
-    while (bucket < 47 && (int64_t{1} << bucket) < per) {
-      ++bucket;
-    }
-    latency_buckets[bucket] += static_cast<int64_t>(r.entries.size());
+    decision_latency.Record(per, static_cast<int64_t>(r.entries.size()));
   }
   int64_t admitted = 0;
   std::vector<WorkloadId> heads;
@@ -261,8 +258,8 @@ int64_t ShardSimulator::live_workloads() const {
 int64_t ShardSimulator::decisions() const {
   return impl_->decisions;
 }
-const std::vector<int64_t>& ShardSimulator::latency_buckets() const {
-  return impl_->latency_buckets;
+const LatencyHistogram& ShardSimulator::decision_latency() const {
+  return impl_->decision_latency;
 }
 void ShardSimulator::SetNominationLoop(engine::ParallelLoop* loop, size_t min_heads) {
   impl_->state.scheduler->SetParallelLoop(min_heads == 0 ? nullptr : loop, min_heads);

@@ -26,6 +26,7 @@
 
 #include "replay/io/event_reader.h"
 #include "replay/sim/cluster_state.h"
+#include "replay/sim/latency_histogram.h"
 #include "replay/sim/replay_report.h"
 #include "replay/sim/replay_stats.h"
 
@@ -87,9 +88,10 @@ class ShardSimulator {
   // Completes the measurements at virtual time `end` (the same for every shard): the figures of
   // this shard in `part` and its raw time-to-admission samples in `waits`.
   void Finish(int64_t end, ReplayReport& part, RawWaits& waits);
-  // Engine cost: nominated entries and their latency histogram (log2 ns buckets).
+  // Engine cost: nominated entries and their latency (wall ns per entry; the simulator merges
+  // the shards' histograms).
   int64_t decisions() const;
-  const std::vector<int64_t>& latency_buckets() const;
+  const LatencyHistogram& decision_latency() const;
   const engine::SchedulerOptions& scheduler_options() const;
 
  private:

@@ -136,7 +136,7 @@ struct ShardSimulator::Impl {
   std::vector<engine::NamespaceSpec> namespaces;
 
   // Engine cost.
-  std::vector<int64_t> latency_buckets = std::vector<int64_t>(48, 0);
+  LatencyHistogram decision_latency;  // ns per nominated entry, one record per cycle
   int64_t decisions = 0;
 
   // --- Helpers ---

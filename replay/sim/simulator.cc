@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -21,6 +20,7 @@
 #include "replay/io/parallel_for.h"
 #include "replay/io/parallel_reader.h"
 #include "replay/io/time_parse.h"
+#include "replay/sim/latency_histogram.h"
 #include "replay/sim/replay_stats.h"
 #include "replay/sim/sharded_replay.h"
 
@@ -462,46 +462,27 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   report.model["admissionCheckDelay"] = FormatDuration(options.admission_check_delay);
   report.model["flavorScanReset"] =
       options.scheduler.cohort_generation_resets_scan ? "clusterQueueAndCohorts" : "clusterQueue";
-  std::vector<int64_t> buckets;
+  LatencyHistogram latency;
   for (int k = 0; k < n; ++k) {
     engine->With(k, [&](ShardSimulator& s) {
       report.decisions += s.decisions();
-      const std::vector<int64_t>& b = s.latency_buckets();
-      buckets.resize(std::max(buckets.size(), b.size()), 0);
-      for (size_t i = 0; i < b.size(); ++i) {
-        buckets[i] += b[i];
-      }
+      latency.Merge(s.decision_latency());
     });
   }
-  int64_t total = 0;
-  for (size_t i = 0; i < buckets.size(); ++i) {
-    if (buckets[i] > 0) {
-      report.decision_latency.push_back({int64_t{1} << i, buckets[i]});
-      total += buckets[i];
-    }
-  }
-  auto quantile = [&](double q) {
-    int64_t rank = static_cast<int64_t>(std::ceil(q * static_cast<double>(total)));
-    int64_t seen = 0;
-    for (const LatencyBucket& b : report.decision_latency) {
-      seen += b.count;
-      if (seen >= rank) {
-        return static_cast<double>(b.upper_ns);
-      }
-    }
-    return 0.0;
-  };
   if (options.timings) {
     double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     report.wall_seconds = wall;
     report.threads = arena.max_concurrency();
     report.events_per_second = wall > 0 ? static_cast<double>(report.events_read) / wall : 0;
-    report.decision_latency_p50_ns = quantile(0.5);
-    report.decision_latency_p99_ns = quantile(0.99);
+    latency.ForEachNonEmptyBucket([&](int64_t lower_ns, int64_t upper_ns, int64_t count) {
+      report.decision_latency.push_back({lower_ns, upper_ns, count});
+    });
+    report.decision_latency_p50_ns = static_cast<double>(latency.ValueAtPercentile(50));
+    report.decision_latency_p90_ns = static_cast<double>(latency.ValueAtPercentile(90));
+    report.decision_latency_p99_ns = static_cast<double>(latency.ValueAtPercentile(99));
+    report.decision_latency_max_ns = latency.Max();
     report.peak_rss_bytes = PeakRssBytes();
-  } else {
-    report.decision_latency.clear();
   }
   if (log != nullptr) {
     log->Flush();

@@ -102,9 +102,11 @@ ReplayReport SampleReport() {
   r.wall_seconds = 0.125;
   r.events_per_second = 80;
   r.decisions = 17;
-  r.decision_latency = {{1024, 10}, {2048, 7}};
-  r.decision_latency_p50_ns = 900;
-  r.decision_latency_p99_ns = 1900;
+  r.decision_latency = {{896, 899, 10}, {1920, 1983, 7}};
+  r.decision_latency_p50_ns = 898;
+  r.decision_latency_p90_ns = 1952;
+  r.decision_latency_p99_ns = 1952;
+  r.decision_latency_max_ns = 1980;
   r.peak_rss_bytes = 50 << 20;
   return r;
 }
@@ -174,7 +176,19 @@ TEST(ReportJsonTest, ParsesWithSortedKeysAndExpectedValues) {
   EXPECT_EQ(int64_t(doc["engine"]["decisions"]), 17);
   EXPECT_EQ(double(doc["engine"]["wallSeconds"]), 0.125);
   EXPECT_EQ(ArraySize(doc["engine"]["decisionLatency"]), 2u);
+  EXPECT_EQ(int64_t(doc["engine"]["decisionLatency"].at(1)["count"]), 7);
+  EXPECT_EQ(int64_t(doc["engine"]["decisionLatency"].at(1)["lowerNs"]), 1920);
+  EXPECT_EQ(int64_t(doc["engine"]["decisionLatency"].at(1)["upperNs"]), 1983);
+  EXPECT_EQ(double(doc["engine"]["decisionLatencyP50Ns"]), 898);
+  EXPECT_EQ(double(doc["engine"]["decisionLatencyP90Ns"]), 1952);
+  EXPECT_EQ(double(doc["engine"]["decisionLatencyP99Ns"]), 1952);
+  EXPECT_EQ(int64_t(doc["engine"]["decisionLatencyMaxNs"]), 1980);
   EXPECT_TRUE(bool(doc["engine"]["timings"]));
+  // Keys in byte order, the max and p90 between the buckets and the other percentiles.
+  EXPECT_NE(json.find("\"decisionLatencyMaxNs\":1980,\"decisionLatencyP50Ns\":898,"
+                      "\"decisionLatencyP90Ns\":1952,\"decisionLatencyP99Ns\":1952,"),
+            std::string::npos)
+      << json;
   // 6 significant digits: 0.1 + 0.2 is written as 0.3.
   EXPECT_NE(json.find("\"max\":0.3,\"mean\":0.3,\"name\":\"quick\""), std::string::npos) << json;
   EXPECT_EQ(json.find("0.30000000000000004"), std::string::npos);
@@ -205,9 +219,11 @@ TEST(ReportJsonTest, NoTimingsWritesZerosAndIsReproducible) {
   b.wall_seconds = 9.75;
   b.events_per_second = 12345;
   b.decisions = 99;
-  b.decision_latency = {{512, 3}};
+  b.decision_latency = {{512, 527, 3}};
   b.decision_latency_p50_ns = 400;
+  b.decision_latency_p90_ns = 450;
   b.decision_latency_p99_ns = 500;
+  b.decision_latency_max_ns = 520;
   b.peak_rss_bytes = 1 << 30;
   const std::string json = FormatReportJson(a);
   EXPECT_EQ(json, FormatReportJson(b));
@@ -223,6 +239,10 @@ TEST(ReportJsonTest, NoTimingsWritesZerosAndIsReproducible) {
   EXPECT_EQ(double(engine["decisionLatencyP50Ns"]), 0);
   EXPECT_EQ(double(engine["decisionLatencyP99Ns"]), 0);
   EXPECT_EQ(ArraySize(engine["decisionLatency"]), 0u);
+  // Keys added with the latency histogram are left out, so that the bytes are those of a report
+  // written before them.
+  EXPECT_EQ(json.find("decisionLatencyMaxNs"), std::string::npos);
+  EXPECT_EQ(json.find("decisionLatencyP90Ns"), std::string::npos);
   // The text summary and the page do not depend on the engine figures either.
   EXPECT_EQ(FormatSummaryText(a), FormatSummaryText(b));
   EXPECT_EQ(FormatReportHtml(a), FormatReportHtml(b));
@@ -276,6 +296,9 @@ TEST(SummaryTextTest, CountersReconcileAndLinesFit) {
   EXPECT_NE(text.find("team-a"), std::string::npos);
   EXPECT_NE(text.find("batch"), std::string::npos);  // per-class table
   EXPECT_NE(text.find("engine: 0.125s wall"), std::string::npos) << text;
+  EXPECT_NE(text.find("17 decisions; latency p50 898ns, p90 1.95us, p99 1.95us, max 1.98us"),
+            std::string::npos)
+      << text;
   for (std::string_view line : Lines(text)) {
     EXPECT_LE(line.size(), 100u) << line;
   }
@@ -368,6 +391,9 @@ TEST(ReportHtmlTest, SelfContainedAndEscaped) {
   EXPECT_EQ(svgs, 6u);
   EXPECT_NE(html.find("policy-only: no control-plane latency modelled"), std::string::npos);
   EXPECT_NE(html.find("10 = 8 + 2"), std::string::npos);
+  EXPECT_NE(html.find("decision latency p50 / p90 / p99 / max</td><td>898 ns / 1952 ns / 1952 ns / "
+                      "1980 ns"),
+            std::string::npos);
 }
 
 TEST(ReportHtmlTest, ManyClusterQueuesPlotTheBusiest) {
