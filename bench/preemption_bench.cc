@@ -76,6 +76,7 @@ void ReportSearches(benchmark::State& state, const PreemptionSearchStats& s) {
   using C = benchmark::Counter;
   state.counters["searches"] = C(static_cast<double>(s.searches), C::kAvgIterations);
   state.counters["candidates"] = C(static_cast<double>(s.candidates), C::kAvgIterations);
+  state.counters["found"] = C(static_cast<double>(s.found), C::kAvgIterations);
   state.counters["rejected_by_bound"] =
       C(static_cast<double>(s.rejected_by_bound), C::kAvgIterations);
 }
