@@ -93,23 +93,39 @@ Quantity Preemptor::OwnPreemptible(const PreemptionRequest& request, FrSlot slot
   if (policy == PreemptionPolicy::kNever) {
     return Quantity::Zero();
   }
+  // LowerPriority and Any from the store's per-priority sums, O(priorities). Under
+  // LowerOrNewerEqualPriority an equal priority counts only when newer than the preemptor, which
+  // the sums cannot tell: the lower levels come from them, the equal level from its workloads.
   const Workload& preemptor = *request.workload;
-  Quantity total;
-  for (WorkloadId id : store_.Admitted(request.cq)) {
-    const Workload& w = store_.Get(id);
-    if (id == preemptor.id
-        || !internal::SatisfiesPreemptionPolicy(policy, preemptor.priority,
-                                                preemptor.queue_order_time, w.priority,
-                                                w.queue_order_time)) {
-      continue;
-    }
-    for (const SlotAmount& u : w.usage) {
-      if (u.slot == slot) {
-        total += u.amount;
+  const int32_t p = preemptor.priority;
+  switch (policy) {
+    case PreemptionPolicy::kLowerPriority:
+      return store_.ReservedUsageBelow(request.cq, slot, p, /*inclusive=*/false);
+    case PreemptionPolicy::kLowerOrNewerEqualPriority: {
+      Quantity total = store_.ReservedUsageBelow(request.cq, slot, p, /*inclusive=*/false);
+      if (store_.ReservedUsageBelow(request.cq, slot, p, /*inclusive=*/true) == total) {
+        return total;  // nothing at the preemptor's priority on this slot
       }
+      for (WorkloadId id : store_.Admitted(request.cq)) {
+        const Workload& w = store_.Get(id);
+        if (w.priority != p || id == preemptor.id
+            || !internal::SatisfiesPreemptionPolicy(policy, p, preemptor.queue_order_time,
+                                                    w.priority, w.queue_order_time)) {
+          continue;
+        }
+        for (const SlotAmount& u : w.usage) {
+          if (u.slot == slot) {
+            total += u.amount;
+          }
+        }
+      }
+      return total;
     }
+    case PreemptionPolicy::kAny:
+    case PreemptionPolicy::kNever:
+      break;
   }
-  return total;
+  return store_.ReservedUsage(request.cq, slot);
 }
 
 bool Preemptor::HopelessByBound(const PreemptionRequest& request) const {

@@ -232,9 +232,22 @@ void QueueManager::HeapPush(CqId cq, WorkloadId id) {
   e.location = QueueLocation::kActive;
   e.cq = cq;
   q.heap.push_back({e.order_time, e.priority, id});
+  if (q.heap.size() == 1) {
+    MarkHeap(cq, true);
+  }
   SiftUp(q, static_cast<uint32_t>(q.heap.size() - 1));
   equivalents_.Link(cq, e.hash, id);
   ++active_count_;
+}
+
+void QueueManager::MarkHeap(CqId cq, bool nonempty) {
+  const size_t i = Index(cq);
+  if (i / 64 >= nonempty_heaps_.size()) {
+    nonempty_heaps_.resize(i / 64 + 1, 0);
+  }
+  const uint64_t bit = uint64_t{1} << (i % 64);
+  nonempty_heaps_[i / 64] =
+      nonempty ? nonempty_heaps_[i / 64] | bit : nonempty_heaps_[i / 64] & ~bit;
 }
 
 void QueueManager::HeapErase(CqQueue& q, WorkloadId id) {
@@ -244,6 +257,9 @@ void QueueManager::HeapErase(CqQueue& q, WorkloadId id) {
   equivalents_.Unlink(e.cq, e.hash, id);
   HeapNode last = q.heap.back();
   q.heap.pop_back();
+  if (q.heap.empty()) {
+    MarkHeap(e.cq, false);
+  }
   if (i < q.heap.size()) {
     q.heap[i] = last;
     entries_[Index(last.id)].pos = i;
@@ -432,7 +448,7 @@ std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
   PhaseScope profile(Phase::kQueue);
   std::vector<WorkloadId> heads;
   for (CqId cq : CqsByName()) {
-    if (Index(cq) >= cqs_.size()) {
+    if (!HeapNonEmpty(cq)) {
       continue;
     }
     CqQueue& q = cqs_[Index(cq)];
@@ -506,7 +522,9 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
   CqQueue& q = EnsureCq(cq);
   q.requeued_since_pop = true;
   q.last_requeue_cycle = cycle;
-  q.recorded_hashes.clear();
+  if (!q.recorded_hashes.empty()) {
+    q.recorded_hashes.clear();  // clear() resets every bucket even when empty
+  }
   if (q.inadmissible.empty()) {
     return;
   }

@@ -234,8 +234,16 @@ class QueueManager {
 
   const Cluster& cluster_;
   WorkloadStore& store_;
-  std::vector<Entry> entries_;    // by WorkloadId
-  std::vector<CqQueue> cqs_;      // by CqId
+  std::vector<Entry> entries_;  // by WorkloadId
+  std::vector<CqQueue> cqs_;    // by CqId
+  // Bit Index(cq) set while cqs_[cq].heap is non-empty: PopHeads skips idle ClusterQueues
+  // without touching their (large) CqQueue.
+  std::vector<uint64_t> nonempty_heaps_;
+  void MarkHeap(CqId cq, bool nonempty);
+  bool HeapNonEmpty(CqId cq) const {
+    const size_t i = Index(cq);
+    return i / 64 < nonempty_heaps_.size() && ((nonempty_heaps_[i / 64] >> (i % 64)) & 1U) != 0;
+  }
   EquivalenceIndex equivalents_;  // heap members by (cq, hash), for the §9.6 bulk moves
   std::map<std::string, std::set<WorkloadId>, std::less<>> orphans_;  // by "ns/localQueue"
   std::unordered_map<WorkloadId, std::string> orphan_keys_;           // orphan -> its key

@@ -143,10 +143,16 @@ void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
 
 bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
   const std::string& ns = w.spec->name_space;
-  auto it = namespace_labels_.find(ns);
-  std::map<std::string, std::string> implicit = {{"kubernetes.io/metadata.name", ns}};
-  return Matches(cluster_.Spec(cq).namespace_selector,
-                 it == namespace_labels_.end() ? implicit : it->second);
+  const LabelSelector& selector = cluster_.Spec(cq).namespace_selector;
+  if (auto it = namespace_labels_.find(ns); it != namespace_labels_.end()) {
+    return Matches(selector, it->second);
+  }
+  // A namespace without an object has only its name label, as Kubernetes sets it. One map per
+  // thread whose value is overwritten: no allocation per nomination (nominations may run on
+  // several threads at once).
+  thread_local std::map<std::string, std::string> implicit = {{"kubernetes.io/metadata.name", ""}};
+  implicit.begin()->second = ns;
+  return Matches(selector, implicit);
 }
 
 bool Scheduler::ScanStateOutdated(const Workload& w) const {

@@ -88,11 +88,13 @@ class NominationWorker;
 
 class Scheduler {
  public:
-  // A cycle nominates in parallel from this many heads. Measured (docs/replay.md): in a replay,
-  // where cycles run back to back and the workers stay awake, parallel nomination pays from 2
-  // heads; a lone cycle after idle time (BM_Scheduler_CycleHeads) pays the workers' wake-up and
-  // wins only from several hundred heads.
-  static constexpr size_t kDefaultMinParallelHeads = 2;
+  // A cycle nominates in parallel from this many heads. Since issue 21 a nomination the
+  // preemption bound or the memo settles costs 1-5 us, less than handing it to another thread:
+  // on the congested single-tree trace (1.4 heads per cycle on average) a threshold of 2 made
+  // 2 threads 1.4x slower than 1, from 32 on it costs nothing, and the Kueue perf configs and
+  // gpu-day are within noise at 32 (docs/replay.md). A lone cycle after idle time
+  // (BM_Scheduler_CycleHeads) wins only from several hundred heads.
+  static constexpr size_t kDefaultMinParallelHeads = 32;
 
   Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queues,
             SchedulerOptions options = {});

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
+#include "engine/base/check.h"
 #include "engine/pod_requests.h"
 
 namespace engine {
@@ -109,8 +111,10 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
   if (w.quota_reserved) {
     auto node = cluster_.ClusterQueueNode(w.cluster_queue);
     cluster_.mutable_tree().RemoveUsage(node, w.usage);
+    CountPriorityUsage(w, -1);
     w.usage = ChargedUsage(w, w.admitted);
     cluster_.mutable_tree().AddUsage(node, w.usage);
+    CountPriorityUsage(w, +1);
   }
   return true;
 }
@@ -257,6 +261,8 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
     }
   }
   cluster_.mutable_tree().AddUsage(cluster_.ClusterQueueNode(cq), w.usage);
+  w.reserved_priority = w.priority;
+  CountPriorityUsage(w, +1);
   if (admitted_.size() <= Index(cq)) {
     admitted_.resize(Index(cq) + 1);
   }
@@ -326,6 +332,7 @@ void WorkloadStore::Release(WorkloadId id) {
     return;
   }
   cluster_.mutable_tree().RemoveUsage(cluster_.ClusterQueueNode(w.cluster_queue), w.usage);
+  CountPriorityUsage(w, -1);
   std::vector<WorkloadId>& list = admitted_[Index(w.cluster_queue)];
   list.erase(std::find(list.begin(), list.end(), id));
   w.quota_reserved = false;
@@ -335,6 +342,63 @@ void WorkloadStore::Release(WorkloadId id) {
   w.admitted.clear();
   w.usage.clear();
   w.admitted_mask = 0;
+}
+
+void WorkloadStore::SetReservedPriority(WorkloadId id, int32_t priority) {
+  ++reservation_version_;
+  Workload& w = Get(id);
+  if (w.quota_reserved) {
+    CountPriorityUsage(w, -1);
+    w.reserved_priority = priority;
+    CountPriorityUsage(w, +1);
+  }
+  w.priority = priority;
+}
+
+void WorkloadStore::CountPriorityUsage(const Workload& w, int sign) {
+  if (priority_usage_.size() <= Index(w.cluster_queue)) {
+    priority_usage_.resize(Index(w.cluster_queue) + 1);
+  }
+  std::vector<PriorityUsage>& levels = priority_usage_[Index(w.cluster_queue)];
+  auto it = std::lower_bound(
+      levels.begin(), levels.end(), w.reserved_priority,
+      [](const PriorityUsage& level, int32_t priority) { return level.priority < priority; });
+  if (it == levels.end() || it->priority != w.reserved_priority) {
+    TALLY_CHECK(sign > 0);
+    it = levels.insert(it, PriorityUsage{w.reserved_priority, 0, {}});
+  }
+  it->workloads += sign;
+  for (const SlotAmount& u : w.usage) {
+    if (it->by_slot.size() <= Index(u.slot)) {
+      it->by_slot.resize(Index(u.slot) + 1);
+    }
+    it->by_slot[Index(u.slot)] =
+        sign > 0 ? it->by_slot[Index(u.slot)] + u.amount : it->by_slot[Index(u.slot)] - u.amount;
+  }
+  if (it->workloads == 0) {
+    levels.erase(it);  // exact zero again: no drift from a level that comes and goes
+  }
+}
+
+Quantity WorkloadStore::ReservedUsageBelow(CqId cq, FrSlot slot, int32_t priority,
+                                           bool inclusive) const {
+  Quantity total;
+  if (Index(cq) >= priority_usage_.size()) {
+    return total;
+  }
+  for (const PriorityUsage& level : priority_usage_[Index(cq)]) {
+    if (level.priority > priority || (level.priority == priority && !inclusive)) {
+      break;
+    }
+    if (Index(slot) < level.by_slot.size()) {
+      total += level.by_slot[Index(slot)];
+    }
+  }
+  return total;
+}
+
+Quantity WorkloadStore::ReservedUsage(CqId cq, FrSlot slot) const {
+  return ReservedUsageBelow(cq, slot, std::numeric_limits<int32_t>::max(), true);
 }
 
 void WorkloadStore::MarkEvicting(WorkloadId id) {

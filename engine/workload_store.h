@@ -58,6 +58,9 @@ class WorkloadStore {
   // when the ReclaimablePods gate is off; 0 for a pod set the spec does not have.
   int32_t CountAfterReclaim(const WorkloadSpec& spec, std::string_view pod_set) const;
 
+  // A reserved workload's priority changed (a MODIFIED event): preemption sees the new one.
+  void SetReservedPriority(WorkloadId id, int32_t priority);
+
   // Releases the reservation (finished, evicted, deactivated) and frees its quota and devices.
   void Release(WorkloadId id);
   // Marks a reserved workload as being evicted (Evicted=True, pods stopping): it keeps its quota
@@ -87,6 +90,14 @@ class WorkloadStore {
   // workloads (engine/nomination_memo.h).
   uint64_t reservation_version() const { return reservation_version_; }
 
+  // Usage on `slot` of the workloads reserved in `cq` with priority below `priority` (or at most
+  // `priority` when `inclusive`), by their priority at reservation. Kept on Reserve / Release /
+  // SetReclaimablePods: O(distinct priorities in the ClusterQueue). An upper bound of what
+  // withinClusterQueue preemption can free there (engine/preemption.cc).
+  Quantity ReservedUsageBelow(CqId cq, FrSlot slot, int32_t priority, bool inclusive) const;
+  // Usage on `slot` of every workload reserved in `cq`.
+  Quantity ReservedUsage(CqId cq, FrSlot slot) const;
+
   // Reserved workloads of `cq`, in reservation order.
   const std::vector<WorkloadId>& Admitted(CqId cq) const;
 
@@ -108,6 +119,15 @@ class WorkloadStore {
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
   uint64_t reservation_version_ = 0;
+  // Per ClusterQueue, per priority (ascending): usage by slot index of its reserved workloads.
+  struct PriorityUsage {
+    int32_t priority = 0;
+    int32_t workloads = 0;
+    std::vector<Quantity> by_slot;
+  };
+  std::vector<std::vector<PriorityUsage>> priority_usage_;  // by CqId
+  // Adds (sign +1) or removes (-1) `w`'s usage under w.reserved_priority in w.cluster_queue.
+  void CountPriorityUsage(const Workload& w, int sign);
 };
 
 }  // namespace engine

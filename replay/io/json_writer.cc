@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 namespace replay {
 
@@ -45,7 +46,7 @@ void JsonWriter::String(std::string_view value) {
 
 void JsonWriter::Int(int64_t value) {
   BeforeValue();
-  out_ += fmt::format("{}", value);
+  fmt::format_to(std::back_inserter(out_), "{}", value);  // no temporary string
 }
 
 void JsonWriter::Double(double value) {
@@ -105,7 +106,9 @@ void JsonWriter::RoundedNumber(double value) {
     Null();
     return;
   }
-  std::string text = fmt::format("{:.6g}", value);
+  // Six significant digits, through a stack buffer (reports write many thousands of these).
+  fmt::memory_buffer text;
+  fmt::format_to(std::back_inserter(text), "{:.6g}", value);
   double rounded = 0;
   std::from_chars(text.data(), text.data() + text.size(), rounded);
   Double(rounded == 0 ? 0.0 : rounded);

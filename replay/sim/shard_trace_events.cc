@@ -136,7 +136,7 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
     bool changed = false;
     int32_t priority = store().ResolvePriority(spec);
     if (priority != w.priority) {
-      w.priority = priority;
+      store().SetReservedPriority(id, priority);
       w.scheduling_hash = 0;
       changed = true;
     }
