@@ -440,6 +440,10 @@ const std::vector<CqId>& QueueManager::CqsByName() {
     }
     std::sort(cqs_by_name_.begin(), cqs_by_name_.end(),
               [&](CqId a, CqId b) { return cluster_.Name(a) < cluster_.Name(b); });
+    name_rank_.assign(cqs_by_name_.size(), 0);
+    for (uint32_t r = 0; r < cqs_by_name_.size(); ++r) {
+      name_rank_[Index(cqs_by_name_[r])] = r;
+    }
   }
   return cqs_by_name_;
 }
@@ -447,10 +451,21 @@ const std::vector<CqId>& QueueManager::CqsByName() {
 std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
   PhaseScope profile(Phase::kQueue);
   std::vector<WorkloadId> heads;
-  for (CqId cq : CqsByName()) {
-    if (!HeapNonEmpty(cq)) {
-      continue;
+  // The ClusterQueues with a non-empty heap, from the bitset, in name order (usually a few of
+  // many): no pass over every ClusterQueue.
+  const std::vector<CqId>& by_name = CqsByName();
+  pop_ranks_.clear();
+  for (size_t word = 0; word < nonempty_heaps_.size(); ++word) {
+    for (uint64_t bits = nonempty_heaps_[word]; bits != 0; bits &= bits - 1) {
+      const size_t i = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+      if (i < name_rank_.size()) {
+        pop_ranks_.push_back(name_rank_[i]);
+      }
     }
+  }
+  std::sort(pop_ranks_.begin(), pop_ranks_.end());
+  for (uint32_t rank : pop_ranks_) {
+    const CqId cq = by_name[rank];
     CqQueue& q = cqs_[Index(cq)];
     // An empty heap is skipped without Kueue's popCycle increment: no workload of this CQ is in
     // flight, so no later Requeue can observe the difference.

@@ -249,7 +249,9 @@ class QueueManager {
   std::unordered_map<WorkloadId, std::string> orphan_keys_;           // orphan -> its key
   size_t active_count_ = 0;
   NamespaceFilter namespace_filter_;
-  std::vector<CqId> cqs_by_name_;  // cache; rebuilt when the number of CQs changes
+  std::vector<CqId> cqs_by_name_;    // cache; rebuilt when the number of CQs changes
+  std::vector<uint32_t> name_rank_;  // by CqId: position in cqs_by_name_
+  std::vector<uint32_t> pop_ranks_;  // PopHeads scratch
   std::vector<WorkloadId> scratch_;
 };
 
