@@ -92,9 +92,6 @@ struct Workload {
   TimeMicros quota_reserved_time = 0;
   std::vector<AdmittedPodSet> admitted;
   std::vector<SlotAmount> usage;  // per slot, summed over pod sets
-  // The priority `usage` is counted under in WorkloadStore::ReservedUsageBelow: `priority` while
-  // reserved (WorkloadStore::SetReservedPriority keeps both equal).
-  int32_t reserved_priority = 0;
   // Bloom-style summary of the admitted (flavor, resource) pairs: bit FlavorResourceBit(f, r) is
   // set for each. Lets preemption reject candidates that use none of the needed slots without
   // walking their pod sets.

@@ -261,7 +261,6 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
     }
   }
   cluster_.mutable_tree().AddUsage(cluster_.ClusterQueueNode(cq), w.usage);
-  w.reserved_priority = w.priority;
   CountPriorityUsage(w, +1);
   if (admitted_.size() <= Index(cq)) {
     admitted_.resize(Index(cq) + 1);
@@ -348,9 +347,10 @@ void WorkloadStore::SetReservedPriority(WorkloadId id, int32_t priority) {
   ++reservation_version_;
   Workload& w = Get(id);
   if (w.quota_reserved) {
-    CountPriorityUsage(w, -1);
-    w.reserved_priority = priority;
+    CountPriorityUsage(w, -1);  // out of the old priority's sums, into the new one's
+    w.priority = priority;
     CountPriorityUsage(w, +1);
+    return;
   }
   w.priority = priority;
 }
@@ -361,11 +361,11 @@ void WorkloadStore::CountPriorityUsage(const Workload& w, int sign) {
   }
   std::vector<PriorityUsage>& levels = priority_usage_[Index(w.cluster_queue)];
   auto it = std::lower_bound(
-      levels.begin(), levels.end(), w.reserved_priority,
+      levels.begin(), levels.end(), w.priority,
       [](const PriorityUsage& level, int32_t priority) { return level.priority < priority; });
-  if (it == levels.end() || it->priority != w.reserved_priority) {
+  if (it == levels.end() || it->priority != w.priority) {
     TALLY_CHECK(sign > 0);
-    it = levels.insert(it, PriorityUsage{w.reserved_priority, 0, {}});
+    it = levels.insert(it, PriorityUsage{w.priority, 0, {}});
   }
   it->workloads += sign;
   for (const SlotAmount& u : w.usage) {

@@ -91,8 +91,8 @@ class WorkloadStore {
   uint64_t reservation_version() const { return reservation_version_; }
 
   // Usage on `slot` of the workloads reserved in `cq` with priority below `priority` (or at most
-  // `priority` when `inclusive`), by their priority at reservation. Kept on Reserve / Release /
-  // SetReclaimablePods: O(distinct priorities in the ClusterQueue). An upper bound of what
+  // `priority` when `inclusive`). Kept on Reserve / Release / SetReclaimablePods /
+  // SetReservedPriority: O(distinct priorities in the ClusterQueue). An upper bound of what
   // withinClusterQueue preemption can free there (engine/preemption.cc).
   Quantity ReservedUsageBelow(CqId cq, FrSlot slot, int32_t priority, bool inclusive) const;
   // Usage on `slot` of every workload reserved in `cq`.
@@ -126,7 +126,8 @@ class WorkloadStore {
     std::vector<Quantity> by_slot;
   };
   std::vector<std::vector<PriorityUsage>> priority_usage_;  // by CqId
-  // Adds (sign +1) or removes (-1) `w`'s usage under w.reserved_priority in w.cluster_queue.
+  // Adds (sign +1) or removes (-1) `w`'s usage under w.priority in w.cluster_queue. The priority
+  // of a reserved workload changes only through SetReservedPriority, which moves it.
   void CountPriorityUsage(const Workload& w, int sign);
 };
 

@@ -1,0 +1,94 @@
+// WorkloadStore's per-priority usage sums (issue 21): the own-ClusterQueue part of the preemption
+// bound (engine/preemption.cc OwnPreemptible) reads ReservedUsageBelow instead of walking every
+// admitted workload. Random reservations, releases and priority changes of reserved workloads,
+// compared after every step with a brute-force sum over the ClusterQueue's admitted workloads.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/cluster.h"
+#include "engine/workload_store.h"
+
+namespace engine {
+namespace {
+
+TEST(ReservedUsageTest, PerPrioritySumsEqualBruteForceThroughReservePriorityChangeRelease) {
+  Cluster cluster;
+  ClusterSpec spec;
+  spec.flavors.emplace_back().name = "f";
+  ClusterQueueSpec& cq_spec = spec.cluster_queues.emplace_back();
+  cq_spec.name = "cq";
+  cq_spec.namespace_selector.is_null = false;
+  ResourceGroupSpec& g = cq_spec.resource_groups.emplace_back();
+  g.covered_resources = {"cpu"};
+  FlavorQuotasSpec& f = g.flavors.emplace_back();
+  f.flavor = "f";
+  f.resources.push_back({"cpu", Quantity(1'000'000), std::nullopt, std::nullopt});
+  LocalQueueSpec& lq = spec.local_queues.emplace_back();
+  lq.name_space = "ns";
+  lq.name = "lq";
+  lq.cluster_queue = "cq";
+  cluster.Apply(spec);
+  cluster.Refresh();
+  WorkloadStore store(cluster);
+  const CqId cq = *cluster.FindClusterQueue("cq");
+  const FrSlot slot = *cluster.FindSlot("f", "cpu");
+
+  std::mt19937_64 rng(21);
+  std::vector<WorkloadId> ids;
+  for (int i = 0; i < 40; ++i) {
+    WorkloadSpec w;
+    w.name_space = "ns";
+    w.name = "w" + std::to_string(i);
+    w.queue_name = "lq";
+    w.pod_sets.emplace_back().name = "main";
+    ids.push_back(*store.Add(w));
+  }
+  const std::vector<int32_t> priorities = {-5, 0, 5, 10};
+  int64_t priority_changes = 0;
+  int64_t reserved_steps = 0;
+  for (int step = 0; step < 3000; ++step) {
+    WorkloadId id = ids[std::uniform_int_distribution<size_t>(0, ids.size() - 1)(rng)];
+    const int32_t p = priorities[std::uniform_int_distribution<size_t>(0, 3)(rng)];
+    Workload& w = store.Get(id);
+    const uint64_t version = store.reservation_version();
+    if (!w.quota_reserved) {
+      store.SetReservedPriority(id, p);  // a pending workload: only its priority moves
+      const Quantity amount(std::uniform_int_distribution<int64_t>(1, 8)(rng) * 500);
+      store.Reserve(id, cq, {}, {{slot, amount}}, 0);
+    } else if (std::bernoulli_distribution(0.5)(rng)) {
+      store.SetReservedPriority(id, p);
+      ++priority_changes;
+      EXPECT_GT(store.reservation_version(), version) << "the memo must see a priority change";
+    } else {
+      store.Release(id);
+    }
+    reserved_steps += static_cast<int64_t>(store.Admitted(cq).size());
+    for (int32_t at : {-6, -5, 0, 3, 5, 10, 11}) {
+      for (bool inclusive : {false, true}) {
+        Quantity expected;
+        for (WorkloadId a : store.Admitted(cq)) {
+          const Workload& aw = store.Get(a);
+          if (aw.priority < at || (inclusive && aw.priority == at)) {
+            expected += aw.usage.front().amount;
+          }
+        }
+        ASSERT_EQ(store.ReservedUsageBelow(cq, slot, at, inclusive), expected)
+            << "step " << step << " priority " << at << (inclusive ? " inclusive" : "");
+      }
+    }
+    Quantity all;
+    for (WorkloadId a : store.Admitted(cq)) {
+      all += store.Get(a).usage.front().amount;
+    }
+    ASSERT_EQ(store.ReservedUsage(cq, slot), all) << "step " << step;
+  }
+  // The run exercised what it is meant to.
+  EXPECT_GT(priority_changes, 300);
+  EXPECT_GT(reserved_steps, 3000 * 5);
+}
+
+}  // namespace
+}  // namespace engine
