@@ -6,8 +6,8 @@
 // cohorts none), `pending_per_cq` pending workloads per ClusterQueue with priorities 0-3. Later
 // cycles borrow across the tree, preempt and fail as well as fit.
 //
-// bench/perf_gate_driver.cc still builds the same cluster from its own copy (SchedulerCluster);
-// the two must stay equal for docs/perf-gate.md's `micro/scheduler_cycle` to describe this fixture.
+// bench/perf_gate_driver.cc's `scheduler_cycle` case (docs/perf-gate.md) uses it too, with 10
+// pending workloads per ClusterQueue and seed 42.
 #pragma once
 
 #include <fmt/format.h>

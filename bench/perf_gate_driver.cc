@@ -42,6 +42,7 @@
 
 #include <simdjson.h>
 
+#include "bench/cohort_tree_fixture.h"
 #include "engine/base/ids.h"
 #include "engine/cluster.h"
 #include "engine/cluster_spec.h"
@@ -284,86 +285,11 @@ class QueueCase : public Case {
 
 // ---------------------------------------------------------------- scheduler
 
-constexpr int kFlavors = 8;
-constexpr const char* kResources[] = {"cpu", "memory", "nvidia.com/gpu", "example.com/nic"};
-
-ResourceGroupSpec Group(std::mt19937_64& rng, bool cohort) {
-  ResourceGroupSpec g;
-  for (const char* r : kResources) {
-    g.covered_resources.emplace_back(r);
-  }
-  std::uniform_int_distribution<int64_t> units(1, 4);
-  for (int f = 0; f < kFlavors; ++f) {
-    FlavorQuotasSpec& fq = g.flavors.emplace_back();
-    fq.flavor = fmt::format("flavor-{}", f);
-    for (const char* r : kResources) {
-      ResourceQuotaSpec& q = fq.resources.emplace_back();
-      q.resource = r;
-      int64_t n = cohort ? 0 : units(rng);
-      q.nominal = Quantity(std::string_view(r) == "cpu" ? n * 1000 : n);
-    }
-  }
-  return g;
-}
-
-// scheduler_bench's cluster: root -> 5 -> 5 -> 5 -> 4 cohorts, 2 ClusterQueues under each of the
-// 500 leaves, tight quotas, 10 pending workloads per ClusterQueue.
+// scheduler_bench's cluster (bench/cohort_tree_fixture.h): root -> 5 -> 5 -> 5 -> 4 cohorts,
+// 2 ClusterQueues under each of the 500 leaves, tight quotas, 10 pending workloads per
+// ClusterQueue, seed 42.
 ClusterSpec SchedulerCluster() {
-  constexpr int kPendingPerCq = 10;
-  std::mt19937_64 rng(42);
-  ClusterSpec spec;
-  for (int f = 0; f < kFlavors; ++f) {
-    spec.flavors.emplace_back().name = fmt::format("flavor-{}", f);
-  }
-  std::vector<std::string> level = {"root"};
-  spec.cohorts.emplace_back().name = "root";
-  for (int fanout : {5, 5, 5, 4}) {
-    std::vector<std::string> next;
-    for (const std::string& parent : level) {
-      for (int i = 0; i < fanout; ++i) {
-        CohortSpec& c = spec.cohorts.emplace_back();
-        c.name = fmt::format("{}-{}", parent, i);
-        c.parent = parent;
-        c.resource_groups.push_back(Group(rng, true));
-        next.push_back(c.name);
-      }
-    }
-    level = std::move(next);
-  }
-  int cq_index = 0;
-  std::uniform_int_distribution<int> pods(1, 4);
-  std::uniform_int_distribution<int> priority(0, 3);
-  for (const std::string& leaf : level) {
-    for (int i = 0; i < 2; ++i, ++cq_index) {
-      ClusterQueueSpec& cq = spec.cluster_queues.emplace_back();
-      cq.name = fmt::format("cq-{}", cq_index);
-      cq.cohort = leaf;
-      cq.namespace_selector.is_null = false;  // {}: every namespace
-      cq.flavor_fungibility.when_can_borrow = FungibilityPolicy::kTryNextFlavor;
-      cq.preemption.within_cluster_queue = PreemptionPolicy::kLowerPriority;
-      cq.preemption.reclaim_within_cohort = PreemptionPolicy::kAny;
-      cq.resource_groups.push_back(Group(rng, false));
-      LocalQueueSpec& lq = spec.local_queues.emplace_back();
-      lq.name_space = "ns";
-      lq.name = cq.name;
-      lq.cluster_queue = cq.name;
-      for (int w = 0; w < kPendingPerCq; ++w) {
-        WorkloadSpec& wl = spec.workloads.emplace_back();
-        wl.name_space = "ns";
-        wl.name = fmt::format("w-{}-{}", cq_index, w);
-        wl.queue_name = cq.name;
-        wl.priority = priority(rng);
-        wl.creation_time = (cq_index * kPendingPerCq + w) * 1'000'000LL;
-        PodSetSpec& ps = wl.pod_sets.emplace_back();
-        ps.count = pods(rng);
-        ContainerResources& c = ps.resources.containers.emplace_back();
-        AddTo(c.requests, "cpu", *ParseDecimalQuantity("1500m"));
-        AddTo(c.requests, "memory", *ParseDecimalQuantity("2"));
-        AddTo(c.requests, "nvidia.com/gpu", *ParseDecimalQuantity("1"));
-      }
-    }
-  }
-  return spec;
+  return tally_bench::MakeCohortTreeCluster(/*pending_per_cq=*/10, /*seed=*/42);
 }
 
 class SchedulerCase : public Case {
