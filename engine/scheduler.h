@@ -20,6 +20,8 @@
 // shared one. Results are identical to sequential nomination; ordering and processing stay
 // sequential.
 //
+// engine/scheduler.cc holds the cycle, engine/scheduler_nomination.cc the nomination of its heads.
+//
 // Thread safety: none for callers (one shard, one thread); RunCycle itself may use the loop.
 #pragma once
 

@@ -1,0 +1,387 @@
+// Nominating a cycle's heads (engine/scheduler.h): namespace and scan checks, flavor assignment
+// with preemption targets and partial admission, the nomination memo, and parallel nomination
+// through per-thread preemptors. Read-only on the scheduler's state; the cycle that orders and
+// processes the entries is in scheduler.cc.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/base/phase_profile.h"
+#include "engine/label_selector.h"
+#include "engine/scheduler.h"
+
+namespace engine {
+
+namespace internal {
+
+// Where a nomination gets its Preemptor, and the flavor assigner its preemption oracle.
+class PreemptorSource : public PreemptionOracle {
+ public:
+  virtual Preemptor& Get() = 0;
+  // Searches that collected candidates so far (engine/nomination_memo.h keeps only nominations
+  // that ran none).
+  virtual uint64_t FullSearches() const = 0;
+  OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
+                                  Quantity amount) override {
+    return Get().SimulatePreemption(workload, cq, slot, amount);
+  }
+};
+
+// One thread's nominations in a parallel cycle: its preemption what-ifs run on a private copy of
+// the quota tree, made on the first need in the cycle (most heads fit, or fail without a what-if,
+// and never pay for the copy).
+class NominationWorker final : public PreemptorSource {
+ public:
+  NominationWorker(const Cluster& cluster, const WorkloadStore& store, PreemptionBoundCheck bound)
+      : cluster_(cluster), store_(store), bound_(bound) {}
+  void StartCycle(TimeMicros now) {
+    preemptor_.reset();
+    now_ = now;
+  }
+  Preemptor& Get() override {
+    if (!preemptor_) {
+      tree_.CopyFrom(cluster_.tree());
+      preemptor_.emplace(cluster_, tree_, store_, now_);
+      preemptor_->SetEvicting(store_.Evicting());
+      preemptor_->SetBoundCheck(bound_);
+    }
+    return *preemptor_;
+  }
+  uint64_t FullSearches() const override {
+    return preemptor_ ? preemptor_->stats().searches - preemptor_->stats().rejected_by_bound : 0;
+  }
+  // The searches of this cycle (none if no what-if was needed).
+  PreemptionSearchStats Stats() const {
+    return preemptor_ ? preemptor_->stats() : PreemptionSearchStats{};
+  }
+
+ private:
+  const Cluster& cluster_;
+  const WorkloadStore& store_;
+  PreemptionBoundCheck bound_;
+  TimeMicros now_ = 0;
+  ResourceTree tree_;
+  std::optional<Preemptor> preemptor_;
+};
+
+}  // namespace internal
+
+namespace {
+
+// The cycle's own Preemptor, over the shared tree (sequential nomination).
+class SharedPreemptor final : public internal::PreemptorSource {
+ public:
+  explicit SharedPreemptor(Preemptor& preemptor) : preemptor_(preemptor) {}
+  Preemptor& Get() override { return preemptor_; }
+  uint64_t FullSearches() const override {
+    return preemptor_.stats().searches - preemptor_.stats().rejected_by_bound;
+  }
+
+ private:
+  Preemptor& preemptor_;
+};
+
+}  // namespace
+
+void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
+  ++namespaces_version_;
+  namespace_labels_.clear();
+  for (const NamespaceSpec& ns : namespaces) {
+    namespace_labels_[ns.name] = ns.labels;
+    namespace_labels_[ns.name]["kubernetes.io/metadata.name"] = ns.name;
+  }
+}
+
+bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
+  const std::string& ns = w.spec->name_space;
+  const LabelSelector& selector = cluster_.Spec(cq).namespace_selector;
+  if (auto it = namespace_labels_.find(ns); it != namespace_labels_.end()) {
+    return Matches(selector, it->second);
+  }
+  // A namespace without an object has only its name label, as Kubernetes sets it. One map per
+  // thread whose value is overwritten: no allocation per nomination (nominations may run on
+  // several threads at once).
+  thread_local std::map<std::string, std::string> implicit = {{"kubernetes.io/metadata.name", ""}};
+  implicit.begin()->second = ns;
+  return Matches(selector, implicit);
+}
+
+bool Scheduler::ScanStateOutdated(const Workload& w) const {
+  const FlavorScanState& s = w.scan;
+  if (!s.valid) {
+    return true;
+  }
+  // Always, in both modes: the saved indices are positions in the flavor lists they were
+  // recorded against; a changed list (shrunk, grown, reordered) makes them meaningless.
+  if (s.flavor_lists != cluster_.FlavorListsFingerprint(w.cluster_queue)) {
+    return true;
+  }
+  const ResourceTree& tree = cluster_.tree();
+  NodeId node = cluster_.ClusterQueueNode(w.cluster_queue);
+  if (!options_.cohort_generation_resets_scan) {
+    // --kueue-scan-reset, Kueue's rule (scheduler.go: lastAssignmentOutdated): only the
+    // ClusterQueue's generation, and with PreserveScanProgress only once the state is at least
+    // 2 cycles old.
+    bool old_enough = !PreserveScanProgress() || cycle_ - s.scheduling_cycle >= 2;
+    return old_enough && tree.Generation(node) > s.cluster_queue_generation;
+  }
+  // Seed 003 (KEP-582): "Any changes to these properties [LastTriedFlavorIdx,
+  // ClusterQueueGeneration, CohortGeneration] will lead to a scheduling from the first flavor":
+  // any generation bump of the ClusterQueue or of a cohort on its path, whatever the age.
+  if (tree.Generation(node) != s.cluster_queue_generation) {
+    return true;
+  }
+  size_t i = 0;
+  for (NodeId n = tree.Parent(node); IsValid(n); n = tree.Parent(n), ++i) {
+    if (i >= s.cohort_generations.size() || tree.Generation(n) != s.cohort_generations[i]) {
+      return true;  // a bump, or the CQ moved to a deeper path (this also bounds the walk)
+    }
+  }
+  return i != s.cohort_generations.size();  // the CQ moved to a shallower path
+}
+
+void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
+                                    internal::PreemptorSource& preemptors,
+                                    const FlavorScanState* resume) const {
+  std::vector<int64_t> delta;
+  int64_t total = 0;
+  for (const PodSetRequest& ps : w.pod_sets) {
+    int64_t d = ps.min_count ? std::max<int64_t>(0, ps.count - *ps.min_count) : 0;
+    delta.push_back(d);
+    total += d;
+  }
+  if (total == 0) {
+    return;
+  }
+  AssignRequest req;
+  req.workload = &w;
+  req.cq = entry.cq;
+  req.cluster = &cluster_;
+  req.tree = &cluster_.tree();
+  req.resume = resume;
+  req.quota_check = QuotaCheck();
+  req.fair_sharing = cluster_.configuration().fair_sharing;
+  req.scheduling_cycle = cycle_;
+  req.explain = options_.explain;
+  // Go's sort.Search over k in [0, total]: the smallest reduction that admits (§6.8).
+  int64_t lo = 0;
+  int64_t hi = total + 1;
+  int64_t last_ok = -1;
+  Assignment best;
+  std::vector<PreemptionTarget> best_targets;
+  while (lo < hi) {
+    int64_t h = lo + (hi - lo) / 2;
+    std::vector<int32_t> counts;
+    for (size_t i = 0; i < w.pod_sets.size(); ++i) {
+      counts.push_back(static_cast<int32_t>(w.pod_sets[i].count - delta[i] * h / total));
+    }
+    req.counts = counts;
+    Assignment a = AssignFlavors(req, &preemptors);
+    bool ok = a.Mode() == AssignmentMode::kFit;
+    std::vector<PreemptionTarget> targets;
+    if (!ok && a.Mode() == AssignmentMode::kPreempt) {
+      targets = preemptors.Get().GetTargets(w, entry.cq, a);
+      ok = !targets.empty();
+    }
+    if (ok) {
+      hi = h;
+      last_ok = h;
+      best = std::move(a);
+      best_targets = std::move(targets);
+    } else {
+      lo = h + 1;
+    }
+  }
+  if (last_ok >= 0 && lo == last_ok) {
+    entry.assignment = std::move(best);
+    entry.targets = std::move(best_targets);
+    entry.partial = true;
+  }
+}
+
+CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const {
+  PhaseScope profile(Phase::kNominate);
+  const Workload& w = std::as_const(store_).Get(id);
+  CycleEntry entry;
+  entry.workload = id;
+  entry.cq = w.cluster_queue;
+  for (const AdmissionCheckStateSpec& check : w.spec->admission_checks) {
+    if (check.state == CheckState::kRetry || check.state == CheckState::kRejected) {
+      entry.outcome = EntryOutcome::kNotNominated;
+      entry.reason = RequeueReason::kGeneric;
+      entry.message = fmt::format("The workload has failed admission checks");
+      return entry;
+    }
+  }
+  if (cluster_.tree().InCycle(cluster_.ClusterQueueNode(w.cluster_queue))) [[unlikely]] {
+    // Kueue keeps every ClusterQueue of a tree with a cohort cycle inactive (§4.3); heads are
+    // never popped from it, so only Evaluate (`tally explain`) gets here. Answer before any walk
+    // up the (endless) parent chain.
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = RequeueReason::kGeneric;
+    entry.message = fmt::format(
+        "ClusterQueue {} cannot admit: cohorts {} form a cycle (Kueue keeps every ClusterQueue "
+        "of that tree inactive)",
+        cluster_.Name(w.cluster_queue), cluster_.CohortCycle(w.cluster_queue));
+    return entry;
+  }
+  if (!NamespaceMatches(w, w.cluster_queue)) {
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = RequeueReason::kNamespaceMismatch;
+    // Kueue's workload.ErrNamespaceMismatch (pkg/workload/resources.go), lower case as Go errors
+    // are.
+    entry.message = "workload namespace doesn't match ClusterQueue selector";
+    entry.misconfigured = true;
+    return entry;
+  }
+  // Then ValidateResources, still inside Kueue's ValidateAdmissibility (pkg/workload/resources.go)
+  // and before any flavor is tried: the requeue reason stays Generic (scheduler.go: nominate).
+  if (!w.invalid_resources.empty()) {
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = RequeueReason::kGeneric;
+    entry.message = w.invalid_resources;
+    entry.misconfigured = true;
+    return entry;
+  }
+  const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan;
+  AssignRequest req;
+  req.workload = &w;
+  req.cq = w.cluster_queue;
+  req.cluster = &cluster_;
+  req.tree = &cluster_.tree();
+  req.resume = resume;
+  req.quota_check = QuotaCheck();
+  req.fair_sharing = cluster_.configuration().fair_sharing;
+  req.scheduling_cycle = cycle_;
+  req.explain = options_.explain;
+  entry.assignment = AssignFlavors(req, &preemptors);
+  if (entry.assignment.Mode() == AssignmentMode::kPreempt) {
+    entry.targets = preemptors.Get().GetTargets(w, w.cluster_queue, entry.assignment);
+  }
+  bool admissible =
+      entry.assignment.Mode() == AssignmentMode::kFit
+      || (entry.assignment.Mode() == AssignmentMode::kPreempt && !entry.targets.empty());
+  // Gate PartialAdmission (Kueue pkg/scheduler/scheduler.go: getInitialAssignments).
+  if (!admissible && Gates().partial_admission()) {
+    TryPartialAdmission(w, entry, preemptors, resume);
+  }
+  if (options_.explain) {
+    entry.message = entry.assignment.Message();
+  }
+  return entry;
+}
+
+CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
+  Preemptor preemptor(cluster_, cluster_.mutable_tree(), store_, now);
+  preemptor.SetEvicting(store_.Evicting());
+  preemptor.SetBoundCheck(options_.preemption_bound);
+  SharedPreemptor source(preemptor);
+  CycleEntry entry = Nominate(id, source);
+  preemption_stats_ += preemptor.stats();
+  return entry;
+}
+
+// Here, where NominationWorker is complete.
+Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queues,
+                     SchedulerOptions options)
+    : cluster_(cluster), store_(store), queues_(queues), options_(options) {
+  // Kueue moves an inadmissible workload back only while its namespace still matches.
+  queues_.SetNamespaceFilter(
+      [this](CqId cq, const Workload& w) { return NamespaceMatches(w, cq); });
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::SetParallelLoop(ParallelLoop* loop, size_t min_heads) {
+  parallel_ = loop;
+  min_parallel_heads_ = min_heads;
+  workers_.clear();
+}
+
+CycleEntry Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
+                                       MemoUpdate& update) const {
+  update = MemoUpdate{};
+  const Workload& w = std::as_const(store_).Get(id);
+  if (options_.nomination_memo == NominationMemoMode::kOff || !w.fallback.empty()
+      || cluster_.devices().HasClasses()) {
+    return Nominate(id, preemptors);
+  }
+  update.versions = {cluster_.tree().state_version(), store_.reservation_version(),
+                     cluster_.config_version(), namespaces_version_};
+  update.scan_outdated = ScanStateOutdated(w);
+  const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated);
+  if (stored != nullptr && options_.nomination_memo == NominationMemoMode::kOn) {
+    update.kind = MemoUpdate::Kind::kHit;
+    CycleEntry entry = *stored;
+    entry.assignment.last_state.scheduling_cycle = cycle_;  // the only field that moves
+    return entry;
+  }
+  const uint64_t searches_before = preemptors.FullSearches();
+  CycleEntry entry = Nominate(id, preemptors);
+  if (stored != nullptr) {  // kVerify
+    update.kind = MemoUpdate::Kind::kHit;
+    CycleEntry reused = *stored;
+    reused.assignment.last_state.scheduling_cycle = cycle_;
+    update.mismatch = EntryFingerprint(reused) != EntryFingerprint(entry);
+  } else {
+    update.kind = MemoUpdate::Kind::kMiss;
+  }
+  update.store = preemptors.FullSearches() == searches_before;
+  return entry;
+}
+
+void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now,
+                            Preemptor& preemptor, std::vector<CycleEntry>& entries) {
+  entries.resize(heads.size());
+  memo_updates_.resize(heads.size());
+  // The memo's counters and stores, sequentially, once every head is nominated.
+  auto write_back = [&] {
+    NominationMemoStats& stats = memo_.stats();
+    for (size_t i = 0; i < heads.size(); ++i) {
+      const MemoUpdate& u = memo_updates_[i];
+      if (u.kind == MemoUpdate::Kind::kHit) {
+        ++stats.hits;
+      } else if (u.kind == MemoUpdate::Kind::kMiss && u.store) {
+        ++stats.misses;
+      } else {
+        ++stats.not_memoised;
+      }
+      stats.mismatches += u.mismatch ? 1 : 0;
+      if (u.store) {
+        memo_.Store(store_.Get(heads[i]), u.versions, u.scan_outdated, entries[i]);
+      }
+    }
+  };
+  const size_t slots = parallel_ == nullptr ? 1 : parallel_->slots();
+  if (slots < 2 || heads.size() < std::max<size_t>(min_parallel_heads_, 2)) {
+    SharedPreemptor source(preemptor);
+    for (size_t i = 0; i < heads.size(); ++i) {
+      entries[i] = NominateMemoised(heads[i], source, memo_updates_[i]);
+    }
+    write_back();
+    return;
+  }
+  cluster_.PrepareConcurrentReads();
+  while (workers_.size() < slots) {
+    workers_.push_back(
+        std::make_unique<internal::NominationWorker>(cluster_, store_, options_.preemption_bound));
+  }
+  for (auto& worker : workers_) {
+    worker->StartCycle(now);
+  }
+  parallel_->Run(heads.size(), [&](size_t slot, size_t i) {
+    entries[i] = NominateMemoised(heads[i], *workers_[slot], memo_updates_[i]);
+  });
+  for (auto& worker : workers_) {
+    preemption_stats_ += worker->Stats();
+  }
+  write_back();
+}
+
+}  // namespace engine
