@@ -1,5 +1,6 @@
 #include "replay/io/json_writer.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <charconv>
@@ -46,12 +47,18 @@ void JsonWriter::String(std::string_view value) {
 
 void JsonWriter::Int(int64_t value) {
   BeforeValue();
-  fmt::format_to(std::back_inserter(out_), "{}", value);  // no temporary string
+  char text[24];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  out_.append(text, end);
 }
 
 void JsonWriter::Double(double value) {
   BeforeValue();
-  out_ += fmt::format("{}", value);
+  // fmt's shortest round-trip form (not std::to_chars', which prefers exponents sooner: 1e+15);
+  // the format string is compiled, so no parsing per number.
+  char text[40];
+  char* end = fmt::format_to(text, FMT_COMPILE("{}"), value);
+  out_.append(text, end);
 }
 
 void JsonWriter::Bool(bool value) {
@@ -64,10 +71,25 @@ void JsonWriter::Null() {
   out_ += "null";
 }
 
+namespace {
+
+bool NeedsEscape(unsigned char c) {
+  return c < 0x20 || c == '"' || c == '\\';
+}
+
+}  // namespace
+
 void AppendJsonString(std::string_view s, std::string& out) {
   out += '"';
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
+  // Runs without anything to escape (almost every name) are appended whole.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (!NeedsEscape(c)) {
+      continue;
+    }
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -84,14 +106,14 @@ void AppendJsonString(std::string_view s, std::string& out) {
       case '\t':
         out += "\\t";
         break;
-      default:
-        if (c < 0x20) {
-          out += fmt::format("\\u{:04x}", c);
-        } else {
-          out += ch;
-        }
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf]};
+        out.append(escaped, sizeof escaped);
+      }
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out += '"';
 }
 
@@ -106,11 +128,12 @@ void JsonWriter::RoundedNumber(double value) {
     Null();
     return;
   }
-  // Six significant digits, through a stack buffer (reports write many thousands of these).
-  fmt::memory_buffer text;
-  fmt::format_to(std::back_inserter(text), "{:.6g}", value);
+  // Six significant digits, correctly rounded (as printf's %.6g), through a stack buffer: reports
+  // write many thousands of these.
+  char text[40];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
   double rounded = 0;
-  std::from_chars(text.data(), text.data() + text.size(), rounded);
+  std::from_chars(text, end, rounded);
   Double(rounded == 0 ? 0.0 : rounded);
 }
 

@@ -188,6 +188,35 @@ std::string FormatRfc3339(int64_t micros) {
     --days;
   }
   const Civil c = CivilFromDays(days);
+  if (c.year >= 0 && c.year <= 9999) {
+    // Every decision line carries one: digits written directly, no format string.
+    char text[32];
+    auto put = [&](size_t at, int64_t value, int width) {
+      for (int i = width - 1; i >= 0; --i) {
+        text[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
+        value /= 10;
+      }
+    };
+    put(0, c.year, 4);
+    text[4] = '-';
+    put(5, c.month, 2);
+    text[7] = '-';
+    put(8, c.day, 2);
+    text[10] = 'T';
+    put(11, in_day / 3600, 2);
+    text[13] = ':';
+    put(14, in_day / 60 % 60, 2);
+    text[16] = ':';
+    put(17, in_day % 60, 2);
+    size_t size = 19;
+    if (fraction != 0) {
+      text[size++] = '.';
+      put(size, fraction, 6);
+      size += 6;
+    }
+    text[size++] = 'Z';
+    return std::string(text, size);
+  }
   std::string out = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", c.year, c.month, c.day,
                                 in_day / 3600, in_day / 60 % 60, in_day % 60);
   if (fraction != 0) {

@@ -2,6 +2,7 @@
 #include "replay/io/time_parse.h"
 
 #include <cstdint>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -89,6 +90,25 @@ TEST(TimeParseTest, FormatRoundTrips) {
                            "1960-06-15T08:00:00.000001Z", "2100-03-01T00:00:00Z"}) {
     EXPECT_EQ(FormatRfc3339(Micros(text)), text);
   }
+}
+
+// The digits are written by hand for years 0000-9999; outside that range the general path is
+// taken, and both agree with the parser on random instants.
+TEST(TimeParseTest, FormatAgreesWithParseOnRandomInstantsAndYearBounds) {
+  std::mt19937_64 rng(42);
+  const int64_t lo = Micros("0001-01-01T00:00:00Z");
+  const int64_t hi = Micros("9999-12-31T23:59:59.999999Z");
+  std::uniform_int_distribution<int64_t> any(lo, hi);
+  for (int i = 0; i < 20000; ++i) {
+    int64_t t = any(rng);
+    if (i % 2 == 0) {
+      t -= t % 1000000;  // whole seconds print no fraction
+    }
+    EXPECT_EQ(Micros(FormatRfc3339(t)), t) << FormatRfc3339(t);
+  }
+  EXPECT_EQ(FormatRfc3339(hi), "9999-12-31T23:59:59.999999Z");
+  EXPECT_EQ(FormatRfc3339(hi + 1), "10000-01-01T00:00:00Z");
+  EXPECT_EQ(FormatRfc3339(Micros("0000-03-01T00:00:00Z")), "0000-03-01T00:00:00Z");
 }
 
 }  // namespace
