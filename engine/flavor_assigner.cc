@@ -181,6 +181,13 @@ class Assigner {
     std::vector<FlavorChoice> choices;
     std::vector<std::string> reasons;  // empty when the chosen flavor fits
     std::vector<FlavorAttempt> attempts;
+    // Without explain, only whether there is a reason matters (PodSetAssignment::Mode): one is
+    // kept, and the text of the others is never built.
+    void AddReason(std::string reason, bool explain) {
+      if (explain || reasons.empty()) {
+        reasons.push_back(std::move(reason));
+      }
+    }
   };
   struct QuotaFit {
     PreemptionMode mode = PreemptionMode::kNoFit;
@@ -366,7 +373,9 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
     }
   }
   GranularMode best_mode{PreemptionMode::kNoFit, INT_MAX};
-  std::vector<FlavorChoice> best;
+  // The current flavor's choices and the best so far, swapped rather than reallocated.
+  std::vector<FlavorChoice>& best = result.choices;
+  std::vector<FlavorChoice> choices;
   int attempted = -1;
   for (int idx = start; idx < num_flavors; ++idx) {
     attempted = idx;
@@ -384,22 +393,24 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
       ineligible = CheckFlavorEligibility(*flavor_spec, *ps.spec);
     }
     if (!ineligible.empty()) {
-      result.reasons.push_back(ineligible);
-      attempt.reasons.push_back(ineligible);
-      result.attempts.push_back(std::move(attempt));
+      if (req_.explain) {
+        attempt.reasons.push_back(ineligible);
+        result.attempts.push_back(std::move(attempt));
+      }
+      result.AddReason(std::move(ineligible), req_.explain);
       continue;
     }
     GranularMode representative{PreemptionMode::kFit, 0};
-    std::vector<FlavorChoice> choices;
+    choices.clear();
     for (const ResourceAmount& r : requests) {
       int ri = group.ResourceIndex(r.resource);
       FrSlot slot = group.Slot(static_cast<size_t>(idx), static_cast<size_t>(ri));
       QuotaFit fit = FitsResourceQuota(slot, r.resource, flavor, r.amount);
       if (!fit.reason.empty()) {
-        result.reasons.push_back(fit.reason);
         if (req_.explain) {
-          attempt.reasons.push_back(std::move(fit.reason));
+          attempt.reasons.push_back(fit.reason);
         }
+        result.AddReason(std::move(fit.reason), req_.explain);
       }
       attempt.borrow = std::max(attempt.borrow, fit.borrow);
       GranularMode mode{fit.mode, fit.borrow};
@@ -417,8 +428,8 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
       if (std::optional<std::string> shortage =
               DeviceShortage(*flavor_spec, requests, pod_set_index)) {
         out_.devices_short = out_.devices_short || representative.mode == PreemptionMode::kFit;
-        result.reasons.push_back(*shortage);
         attempt.reasons.push_back(*shortage);
+        result.AddReason(std::move(*shortage), req_.explain);
         representative = GranularMode{PreemptionMode::kNoFit, INT_MAX};
         choices.clear();
       }
@@ -428,12 +439,12 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
       result.attempts.push_back(std::move(attempt));
     }
     if (!ShouldTryNextFlavor(representative, fungibility)) {
-      best = std::move(choices);
+      best.swap(choices);
       best_mode = representative;
       break;
     }
     if (IsPreferred(representative, best_mode, fungibility)) {
-      best = std::move(choices);
+      best.swap(choices);
       best_mode = representative;
     }
   }
@@ -441,7 +452,6 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
   for (FlavorChoice& c : best) {
     c.tried_index = tried;
   }
-  result.choices = std::move(best);
   if (best_mode.mode == PreemptionMode::kFit) {
     result.reasons.clear();
   }
@@ -454,12 +464,15 @@ Assignment Assigner::Run() {
   out_.last_state.flavor_lists = cluster_.FlavorListsFingerprint(req_.cq);
   // Bounded by the node count: a cohort cycle cannot make this walk endless (the scheduler never
   // nominates into a cycle, but `tally explain` may ask).
+  out_.last_state.cohort_generations.reserve(4);
   size_t steps = 0;
   for (NodeId n = tree_.Parent(cq_node_); IsValid(n) && steps < tree_.num_nodes();
        n = tree_.Parent(n), ++steps) {
     out_.last_state.cohort_generations.push_back(tree_.Generation(n));
   }
   out_.last_state.scheduling_cycle = req_.scheduling_cycle;
+  out_.pod_sets.reserve(wl_.pod_sets.size());
+  out_.last_state.last_tried.reserve(wl_.pod_sets.size());
   for (size_t i = 0; i < wl_.pod_sets.size(); ++i) {
     int32_t count = req_.counts.empty() ? wl_.pod_sets[i].count : req_.counts[i];
     PodSetAssignment psa;
@@ -485,11 +498,18 @@ Assignment Assigner::Run() {
       if (done) {
         continue;
       }
-      std::vector<ResourceAmount> in_group;
-      for (const ResourceAmount& q : psa.requests) {
-        if (group->ResourceIndex(q.resource) >= 0) {
-          in_group.push_back(q);
+      // The requests this group covers (usually all of them: no copy then).
+      std::span<const ResourceAmount> in_group = psa.requests;
+      std::vector<ResourceAmount> some;
+      if (!std::all_of(psa.requests.begin(), psa.requests.end(), [&](const ResourceAmount& q) {
+            return group->ResourceIndex(q.resource) >= 0;
+          })) {
+        for (const ResourceAmount& q : psa.requests) {
+          if (group->ResourceIndex(q.resource) >= 0) {
+            some.push_back(q);
+          }
         }
+        in_group = some;
       }
       GroupResult g = FindFlavor(*group, in_group, i, r.resource);
       std::move(g.attempts.begin(), g.attempts.end(), std::back_inserter(psa.attempts));
@@ -499,8 +519,16 @@ Assignment Assigner::Run() {
         failed = true;
         break;
       }
-      std::move(g.choices.begin(), g.choices.end(), std::back_inserter(psa.flavors));
-      std::move(g.reasons.begin(), g.reasons.end(), std::back_inserter(psa.reasons));
+      if (psa.flavors.empty()) {
+        psa.flavors.swap(g.choices);  // the first group: no copy
+      } else {
+        std::move(g.choices.begin(), g.choices.end(), std::back_inserter(psa.flavors));
+      }
+      for (std::string& reason : g.reasons) {
+        if (req_.explain || psa.reasons.empty()) {
+          psa.reasons.push_back(std::move(reason));
+        }
+      }
     }
     // A pod set is Fit only with a flavor for every resource that needs one; a scan that tried
     // no flavor at all (empty resource group) must not pass for a fit without reasons.
@@ -522,11 +550,14 @@ Assignment Assigner::Run() {
           fmt::format("no flavor of ClusterQueue {} could be tried", cluster_.Name(req_.cq)));
     }
     psa.missing_flavor = failed;
-    std::sort(psa.flavors.begin(), psa.flavors.end(),
-              [&](const FlavorChoice& a, const FlavorChoice& b) {
-                return cluster_.Name(a.resource) < cluster_.Name(b.resource);
-              });
+    if (psa.flavors.size() > 1) {
+      std::sort(psa.flavors.begin(), psa.flavors.end(),
+                [&](const FlavorChoice& a, const FlavorChoice& b) {
+                  return cluster_.Name(a.resource) < cluster_.Name(b.resource);
+                });
+    }
     std::vector<std::pair<ResourceId, int>>& tried = out_.last_state.last_tried.emplace_back();
+    tried.reserve(psa.flavors.size());
     for (const FlavorChoice& c : psa.flavors) {
       out_.borrowing = std::max(out_.borrowing, c.borrow);
       AddUsageAt(out_.usage, c.slot, c.amount);
