@@ -75,7 +75,9 @@ class ShardPlanner {
  public:
   void AddManifests(const ClusterSpec& spec);
   // Every object of the trace's events is added with AddManifests too, rejected ones included
-  // (their names do no harm); a deletion ties nothing and is not added.
+  // (their names do no harm: the replay reads Workload lines for this with
+  // replay/io/routing_line_parser.h, which does not check their contents); a deletion ties
+  // nothing and is not added.
   // `single`: one shard whatever the trees (a model couples them: see docs/replay.md).
   ShardPlan Build(bool single) const;
 

@@ -8,8 +8,9 @@
 
 namespace replay {
 
-ParallelEventReader::ParallelEventReader(tbb::task_arena& arena, size_t batch_lines)
-    : arena_(arena), batch_lines_(std::max<size_t>(batch_lines, 1)) {}
+ParallelEventReader::ParallelEventReader(tbb::task_arena& arena, size_t batch_lines,
+                                         Purpose purpose)
+    : arena_(arena), batch_lines_(std::max<size_t>(batch_lines, 1)), purpose_(purpose) {}
 
 ParallelEventReader::~ParallelEventReader() = default;
 
@@ -28,8 +29,27 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
   timed_.assign(n, 0);
   const std::string& path = reader_.path();
   // Each line is parsed on its own: the result depends on the line only, not on the thread.
-  if (parsers_.size() < static_cast<size_t>(arena_.max_concurrency())) {
-    parsers_.resize(static_cast<size_t>(arena_.max_concurrency()));
+  const auto slots = static_cast<size_t>(arena_.max_concurrency());
+  if (purpose_ == Purpose::kRouting) {
+    routing_parsers_.resize(std::max(routing_parsers_.size(), slots));
+    ParallelFor(
+        arena_, n, 64,
+        [&](size_t slot, size_t i) {
+          const LineBatch::Line& l = batch_.lines[i];
+          ParsedLine& p = out[i];
+          p.result = routing_parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size,
+                                                  batch_.Capacity(l), path, l.number, p.event)
+                         ? ReadResult::kEvent
+                         : ReadResult::kError;
+        },
+        engine::Phase::kParse);
+    if (batch_.error) {
+      out[n].result = ReadResult::kError;
+    }
+    return true;
+  }
+  if (parsers_.size() < slots) {
+    parsers_.resize(slots);
   }
   ParallelFor(
       arena_, n, 64,

@@ -24,6 +24,7 @@
 
 #include "engine/base/status.h"
 #include "replay/io/event_reader.h"
+#include "replay/io/routing_line_parser.h"
 
 namespace replay {
 
@@ -37,8 +38,14 @@ class ParallelEventReader {
  public:
   static constexpr size_t kDefaultBatchLines = 8192;
 
+  // What a line is read for: the replay (every field, every error) or the shard planner's first
+  // pass (RoutingLineParser: only what ties objects together; a line it cannot use is kError
+  // without a message, and times are not checked).
+  enum class Purpose : uint8_t { kReplay, kRouting };
+
   // `arena` runs the parse; it must outlive the reader. `batch_lines`: lines per batch.
-  explicit ParallelEventReader(tbb::task_arena& arena, size_t batch_lines = kDefaultBatchLines);
+  explicit ParallelEventReader(tbb::task_arena& arena, size_t batch_lines = kDefaultBatchLines,
+                               Purpose purpose = Purpose::kReplay);
   ~ParallelEventReader();
   ParallelEventReader(const ParallelEventReader&) = delete;
   ParallelEventReader& operator=(const ParallelEventReader&) = delete;
@@ -57,8 +64,10 @@ class ParallelEventReader {
   size_t batch_lines_;
   EventReader reader_;
   LineBatch batch_;
+  Purpose purpose_;
   std::deque<EventLineParser> parsers_;  // one per arena thread slot
-  std::vector<char> timed_;              // per line of the batch: the parse got to the time
+  std::deque<RoutingLineParser> routing_parsers_;
+  std::vector<char> timed_;  // per line of the batch: the parse got to the time
   int64_t last_time_ = INT64_MIN;
 };
 

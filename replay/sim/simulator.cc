@@ -257,7 +257,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   planner.AddManifests(manifests.spec);
   std::vector<ParsedLine> lines;
   if (!single) {
-    ParallelEventReader scan(arena, options.batch_lines);
+    ParallelEventReader scan(arena, options.batch_lines, ParallelEventReader::Purpose::kRouting);
     if (engine::Status s = scan.Open(path); !s.ok()) {
       return s;
     }
