@@ -19,6 +19,7 @@
 #include "replay/io/manifest_context.h"
 #include "replay/io/manifest_fields.h"
 #include "replay/io/workload_fields.h"
+#include "replay/io/yaml_documents.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -99,7 +100,7 @@ class Loader {
     const size_t first_error = result_.errors.size();
     std::vector<YAML::Node> documents;
     try {
-      documents = YAML::LoadAll(std::string(text));
+      documents = LoadYamlDocuments(std::string(text));
     } catch (const YAML::Exception& e) {
       const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
       AddFileError(file, line, fmt::format("not valid YAML: {}", e.msg));

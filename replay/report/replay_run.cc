@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
 
 #include "engine/base/phase_profile.h"
 #include "replay/io/text_file.h"
@@ -79,7 +83,12 @@ int RunReplay(const ReplayOptions& options) {
   sim.parallel_nomination_min_heads = options.parallel_nomination_min_heads;
   // The whole configuration is built once to check it (and the manifests' Workloads) as
   // `tally validate` would; the replay then builds one engine per shard from the manifests.
-  ClusterState state = BuildClusterState(state_options);
+  // Large manifests are parsed on the replay's threads (replay/io/yaml_documents.h).
+  tbb::task_arena load_arena(options.threads > 0
+                                 ? std::min(options.threads, tbb::info::default_concurrency())
+                                 : tbb::task_arena::automatic);
+  ClusterState state =
+      load_arena.execute([&state_options] { return BuildClusterState(state_options); });
   if (!state.ok()) {
     PrintLoadErrors(state);
     return 1;

@@ -1,0 +1,128 @@
+// LoadYamlDocuments (replay/io/yaml_documents.h) against YAML::LoadAll: the same documents, in the
+// same order, with the same line numbers, on texts cut into 2 to 8 chunks; the same exception on
+// broken ones; uncut texts where a cut is not safe.
+#include "replay/io/yaml_documents.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+namespace replay {
+namespace {
+
+// A node and everything under it as text, with the line of every node.
+void Dump(const YAML::Node& node, std::string& out) {
+  out += fmt::format("@{}:", node.Mark().line);
+  switch (node.Type()) {
+    case YAML::NodeType::Map:
+      out += "{";
+      for (const auto& kv : node) {
+        Dump(kv.first, out);
+        out += "=";
+        Dump(kv.second, out);
+        out += ",";
+      }
+      out += "}";
+      break;
+    case YAML::NodeType::Sequence:
+      out += "[";
+      for (const auto& item : node) {
+        Dump(item, out);
+        out += ",";
+      }
+      out += "]";
+      break;
+    case YAML::NodeType::Scalar:
+      out += "'" + node.Scalar() + "'";
+      break;
+    default:
+      out += "~";
+  }
+}
+
+std::string DumpAll(const std::vector<YAML::Node>& docs) {
+  std::string out;
+  for (const YAML::Node& d : docs) {
+    Dump(d, out);
+    out += "\n";
+  }
+  return out;
+}
+
+// ~200 KB of manifests with comments, block scalars, flow maps, empty documents and "---" inside
+// strings (not at the start of a line).
+std::string BigText() {
+  std::string text = "# leading comment\n";
+  for (int i = 0; i < 1200; ++i) {
+    if (i > 0) {
+      text += i % 7 == 0 ? "--- # a comment after the marker\n" : "---\n";
+    }
+    if (i % 50 == 3) {
+      continue;  // an empty document
+    }
+    text += fmt::format(
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: cq-{}\n"
+        "  annotations:\n    note: |\n      line one --- not a marker\n      ---indented\n"
+        "spec:\n  cohort: c-{}\n  resourceGroups: [{{coveredResources: [cpu], flavors: "
+        "[{{name: f, resources: [{{name: cpu, nominalQuota: {}}}]}}]}}]\n  text: \"a --- b\"\n",
+        i, i % 10, i);
+  }
+  return text;
+}
+
+std::string InParts(size_t parts, const std::string& text) {
+  return DumpAll(internal::LoadYamlDocumentsInParts(text, parts));
+}
+
+TEST(YamlDocumentsTest, TheDocumentsOfLoadAllWhateverTheThreads) {
+  const std::string text = BigText();
+  ASSERT_GT(text.size(), size_t{128} << 10);
+  const std::string expected = DumpAll(YAML::LoadAll(text));
+  ASSERT_EQ(internal::YamlCutPoints(text, 4).size(), 3u);
+  for (size_t parts : {1, 2, 3, 8}) {
+    EXPECT_EQ(InParts(parts, text), expected) << parts;
+  }
+  tbb::task_arena one(1);
+  EXPECT_EQ(one.execute([&] { return DumpAll(LoadYamlDocuments(text)); }), expected);
+}
+
+TEST(YamlDocumentsTest, CutsOnlyAtDocumentMarkersAtTheStartOfALine) {
+  const std::string text = "a: 1\n---\nb: 2\n--- \nc: 3\n---x\nd: '---'\n ---\n";
+  std::vector<size_t> cuts = internal::YamlCutPoints(text, 8);
+  for (size_t c : cuts) {
+    EXPECT_EQ(text.compare(c, 3, "---"), 0);
+    EXPECT_EQ(text[c - 1], '\n');
+    EXPECT_NE(text[c + 3], 'x');
+  }
+  EXPECT_FALSE(cuts.empty());
+  // Directives and document ends are not cut.
+  EXPECT_TRUE(internal::YamlCutPoints("%YAML 1.2\n---\na: 1\n---\nb: 2\n", 4).empty());
+  EXPECT_TRUE(internal::YamlCutPoints("a: 1\n...\n---\nb: 2\n", 4).empty());
+  EXPECT_TRUE(internal::YamlCutPoints("a: 1\n---\nb: 2\n", 1).empty());
+}
+
+TEST(YamlDocumentsTest, ABrokenChunkGivesLoadAllsOwnError) {
+  std::string text = BigText();
+  text += "---\nkind: [unclosed\n";
+  std::string expected;
+  try {
+    YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    expected = fmt::format("{}:{}", e.mark.line, e.msg);
+  }
+  ASSERT_FALSE(expected.empty());
+  std::string got;
+  try {
+    internal::LoadYamlDocumentsInParts(text, 4);
+  } catch (const YAML::Exception& e) {
+    got = fmt::format("{}:{}", e.mark.line, e.msg);
+  }
+  EXPECT_EQ(got, expected);
+}
+
+}  // namespace
+}  // namespace replay
