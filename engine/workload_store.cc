@@ -119,15 +119,23 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
   return true;
 }
 
-void WorkloadStore::BuildRequests(Workload& w) const {
+void WorkloadStore::BuildRequests(
+    Workload& w, const std::vector<std::vector<CanonicalAmount>>& canonical) const {
   const ResourcesConfigSpec& config = cluster_.resources_config();
-  for (const PodSetSpec& ps : w.spec->pod_sets) {
+  w.pod_sets.reserve(w.spec->pod_sets.size());
+  for (size_t i = 0; i < w.spec->pod_sets.size(); ++i) {
+    const PodSetSpec& ps = w.spec->pod_sets[i];
     PodSetRequest& out = w.pod_sets.emplace_back();
     out.name = ps.name;
     out.count = CountAfterReclaim(*w.spec, ps.name);
     out.min_count = ps.min_count;
     out.spec = &ps;
-    for (const CanonicalAmount& a : PerPodCanonical(ps.resources, config)) {
+    const std::vector<CanonicalAmount> computed =
+        canonical.empty() ? PerPodCanonical(ps.resources, config) : std::vector<CanonicalAmount>{};
+    const std::vector<CanonicalAmount>& amounts = canonical.empty() ? computed : canonical[i];
+    out.per_pod.reserve(amounts.size());
+    out.total.reserve(amounts.size());
+    for (const CanonicalAmount& a : amounts) {
       ResourceId r = cluster_.FindResource(a.resource).value_or(kInvalidId<ResourceId>);
       out.per_pod.push_back({r, a.amount});
       out.total.push_back({r, MultiplySaturating(a.amount, out.count)});
@@ -140,9 +148,13 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   if (by_key_.count(key) != 0) {
     return InvalidArgument(fmt::format("duplicate Workload {}", key));
   }
-  // Intern every requested resource name first, so that requests carry dense ids.
+  // Intern every requested resource name first, so that requests carry dense ids. The canonical
+  // requests are kept for BuildRequests (computed once per Add).
+  std::vector<std::vector<CanonicalAmount>> canonical;
+  canonical.reserve(spec.pod_sets.size());
   for (const PodSetSpec& ps : spec.pod_sets) {
-    for (const CanonicalAmount& a : PerPodCanonical(ps.resources, cluster_.resources_config())) {
+    canonical.push_back(PerPodCanonical(ps.resources, cluster_.resources_config()));
+    for (const CanonicalAmount& a : canonical.back()) {
       cluster_.InternResource(a.resource);
     }
   }
@@ -189,7 +201,7 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
     e.failed_by = h.failed_by_check ? FallbackTrigger::kAdmissionCheckRejected
                                     : FallbackTrigger::kTimeoutForPodsReadyExceeded;
   }
-  BuildRequests(*w);
+  BuildRequests(*w, canonical);
   Workload& ref = *w;
   workloads_[Index(id)] = std::move(w);
   by_key_.emplace(key, id);

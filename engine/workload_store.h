@@ -107,7 +107,10 @@ class WorkloadStore {
   int32_t ResolvePriority(const WorkloadSpec& spec) const;
 
  private:
-  void BuildRequests(Workload& w) const;
+  // `canonical`: the pod sets' PerPodCanonical requests when the caller has them already (Add
+  // computes them to intern the resource names); empty = computed here.
+  void BuildRequests(Workload& w,
+                     const std::vector<std::vector<CanonicalAmount>>& canonical = {}) const;
 
   Cluster& cluster_;
   // By WorkloadId; null once erased. Specs live on the heap: Workload::spec points into them.
