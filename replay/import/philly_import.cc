@@ -180,8 +180,16 @@ engine::StatusOr<ImportOutput> ImportPhilly(const PhillyImportOptions& options) 
     const double span_s = std::max<double>(
         1.0, static_cast<double>(jobs.back().submit_micros - jobs.front().submit_micros) / 1e6);
     const double mean_demand = all_gpu_seconds / span_s;
-    const int64_t nodes =
-        static_cast<int64_t>(std::ceil(mean_demand * options.headroom / options.gpus_per_node));
+    const double nodes_wanted = std::ceil(mean_demand * options.headroom / options.gpus_per_node);
+    // Checked, never wrapped (issue 23): a total that int64 GPU counts cannot hold is an error.
+    constexpr double kMaxTotalGpus = 1e15;
+    if (!(nodes_wanted * options.gpus_per_node <= kMaxTotalGpus)) {
+      return engine::InvalidArgument(fmt::format(
+          "{}: the mean GPU demand ({:.3g} GPUs over {:.1f} days) needs more than {:.0e} GPUs: "
+          "give --total-gpus",
+          options.path, mean_demand, span_s / 86400.0, kMaxTotalGpus));
+    }
+    const auto nodes = static_cast<int64_t>(nodes_wanted);
     total = std::max<int64_t>(nodes * options.gpus_per_node, largest);
     out.notes.push_back(fmt::format(
         "total GPUs: {} (mean demand {:.1f} GPUs over {:.1f} days x {} headroom, whole nodes of "

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 namespace replay {
@@ -339,6 +340,16 @@ engine::StatusOr<int64_t> ParseDecimalSeconds(std::string_view text) {
                                    exponent_text.data() + exponent_text.size(), exponent);
     if (ec != std::errc() || p != exponent_text.data() + exponent_text.size() || exponent > 18
         || exponent < -6) {
+      return engine::InvalidArgument(fmt::format("\"{}\" is not a number of seconds", text));
+    }
+    // 10^6 x 10^exponent fits in int64 up to exponent 12; above, every non-zero mantissa is at
+    // least 10^19 microseconds, more than int64 holds (checked, never wrapped: issue 23).
+    if (exponent > 12) {
+      const bool digits = mantissa.find_first_of("0123456789") != std::string_view::npos;
+      if (digits && mantissa.find_first_not_of("0.") == std::string_view::npos
+          && std::count(mantissa.begin(), mantissa.end(), '.') <= 1) {
+        return 0;
+      }
       return engine::InvalidArgument(fmt::format("\"{}\" is not a number of seconds", text));
     }
     int64_t scale = 1'000'000;

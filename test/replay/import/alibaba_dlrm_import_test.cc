@@ -275,5 +275,18 @@ TEST(AlibabaDlrmImportTest, ShippedSampleReplaysEndToEnd) {
   EXPECT_GT(tight.report.wait_overall.max, 0.0);
 }
 
+// Issue 23, finding 07b: a cpu_request of 1e13 is skipped as out of range (it used to wrap into
+// a negative quantity and pass the range check).
+TEST(AlibabaDlrmImportTest, AnOverflowingQuantityIsSkipped) {
+  AlibabaDlrmImportOptions options;
+  options.path = "test/robustness/07b-alibaba-dlrm-cpu-exponent-overflow.csv";
+  engine::StatusOr<ImportOutput> out = ImportAlibabaDlrm(options);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->counts.read, 1);
+  EXPECT_EQ(out->counts.used, 0);
+  EXPECT_EQ(out->counts.skipped_by_reason,
+            (std::map<std::string, int64_t>{{"bad cpu_request", 1}}));
+}
+
 }  // namespace
 }  // namespace replay

@@ -2,6 +2,7 @@
 // the derived quotas, bad rows counted by reason, and an import that replays end to end.
 #include "replay/import/philly_import.h"
 
+#include <map>
 #include <numeric>
 #include <string>
 
@@ -222,6 +223,33 @@ TEST(PhillyImportTest, ShippedTraceImportsAndReplaysEndToEnd) {
   EXPECT_EQ(o.report.workloads_created, 2000);
   EXPECT_EQ(o.report.workloads_admitted, 2000);
   EXPECT_EQ(o.live_workloads, 0u);
+}
+
+// Issue 23, finding 07: 1e14 and 1e13 seconds are both too large, and both skipped alike
+// (1e14 used to wrap into a runtime of 7,766,279,631,452,241 ms).
+TEST(PhillyImportTest, HugeDurationsAreSkippedAlike) {
+  PhillyImportOptions options;
+  options.path = "test/robustness/07-philly-duration-exponent-overflow.csv";
+  engine::StatusOr<ImportOutput> out = ImportPhilly(options);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->counts.read, 2);
+  EXPECT_EQ(out->counts.used, 0);
+  EXPECT_EQ(out->counts.skipped_by_reason, (std::map<std::string, int64_t>{{"bad duration", 2}}));
+}
+
+// Issue 23, finding 16: a derived total beyond what int64 GPU counts hold is an error naming the
+// flag that sets it, not a wrapped total silently replaced by the largest job.
+TEST(PhillyImportTest, ATotalBeyondInt64IsAnError) {
+  PhillyImportOptions options;
+  options.path = "test/robustness/16-philly-quota-overflow.csv";
+  engine::StatusOr<ImportOutput> out = ImportPhilly(options);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(Contains(std::string(out.status().message()), "give --total-gpus"))
+      << out.status().message();
+  options.total_gpus = 100'000;
+  out = ImportPhilly(options);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->counts.used, 10);
 }
 
 }  // namespace

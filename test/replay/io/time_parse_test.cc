@@ -111,5 +111,20 @@ TEST(TimeParseTest, FormatAgreesWithParseOnRandomInstantsAndYearBounds) {
   EXPECT_EQ(FormatRfc3339(Micros("0000-03-01T00:00:00Z")), "0000-03-01T00:00:00Z");
 }
 
+// Issue 23, finding 06: an exponent that scales past int64 is an error, never a wrap.
+TEST(TimeParseTest, ExponentsBeyondInt64AreErrorsNotWraps) {
+  EXPECT_EQ(ParseDecimalSeconds("1e12").value(), 1'000'000'000'000'000'000);
+  EXPECT_EQ(ParseDecimalSeconds("9.2e12").value(), 9'200'000'000'000'000'000);
+  for (const char* text : {"9.3e12", "1e13", "1e14", "1e18", "5.5e17", "100000000000000"}) {
+    engine::StatusOr<int64_t> v = ParseDecimalSeconds(text);
+    ASSERT_FALSE(v.ok()) << text << " = " << v.value();
+    EXPECT_NE(v.status().message().find("is not a number of seconds"), std::string::npos) << text;
+  }
+  EXPECT_EQ(ParseDecimalSeconds("0e15").value(), 0);
+  EXPECT_EQ(ParseDecimalSeconds("0.00e18").value(), 0);
+  EXPECT_FALSE(ParseDecimalSeconds("0..0e15").ok());
+  EXPECT_FALSE(ParseDecimalSeconds("e15").ok());
+}
+
 }  // namespace
 }  // namespace replay

@@ -357,6 +357,26 @@ TEST_F(SimulatorTest, QuotaEditMidTraceAdmitsWhatNowFits) {
 
 // --- Bad input ---------------------------------------------------------------------------------
 
+// Issue 23, finding 06: "time": 1e14 is rejected as too large, not wrapped to the year 248073
+// (which made every later event go backwards in time).
+TEST_F(SimulatorTest, ATimeBeyondInt64IsRejectedAndTheNextEventsApply) {
+  std::ifstream in("test/robustness/06-event-time-exponent-overflow.jsonl");
+  ASSERT_TRUE(in.good());
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  ASSERT_EQ(lines.size(), 2u);
+  Outcome o = Replay(Manifests("4"), lines);
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_read, 2);
+  EXPECT_EQ(o.report.events_applied, 1);
+  ASSERT_EQ(o.report.errors.size(), 1u);
+  EXPECT_NE(o.report.errors[0].find("events.jsonl:1: time: \"1e14\" is not a number of seconds"),
+            std::string::npos)
+      << o.report.errors[0];
+}
+
 TEST_F(SimulatorTest, EveryKindOfBadLineIsRejectedWithFileLineAndField) {
   std::vector<std::string> lines = {
       Added(0, WorkloadJson("ok", "1"), "1m"),                        // 1: applied
