@@ -5,12 +5,34 @@
 namespace engine {
 namespace {
 
-// The scan a nomination resumes from: the same positions against the same lists and
-// generations. The cycle it ran in only matters through "outdated", compared apart.
-bool SameScanInput(const FlavorScanState& a, const FlavorScanState& b) {
-  return a.valid == b.valid && a.last_tried == b.last_tried
-         && a.cluster_queue_generation == b.cluster_queue_generation
-         && a.cohort_generations == b.cohort_generations && a.flavor_lists == b.flavor_lists;
+// What a nomination reads of the scan it resumes from: for each (pod set, resource) the index the
+// flavor assigner starts at, FlavorScanState::NextFlavorIndex, and only when the scan is valid and
+// not outdated (else every group starts at 0: engine/flavor_assigner.cc FindFlavor). Listed in
+// the scan's order, zeros left out, so that an outdated scan, a fresh one and one whose every
+// group ran to its last flavor (-1) compare equal: they make the same nomination.
+template <typename Visit>
+void ForEachStart(const FlavorScanState& scan, bool outdated, Visit&& visit) {
+  if (outdated || !scan.valid) {
+    return;
+  }
+  for (uint32_t p = 0; p < scan.last_tried.size(); ++p) {
+    for (const auto& [resource, index] : scan.last_tried[p]) {
+      if (index != -1) {
+        visit(NominationMemo::ScanStart{p, resource, index + 1});
+      }
+    }
+  }
+}
+
+bool SameStarts(const std::vector<NominationMemo::ScanStart>& stored, const FlavorScanState& scan,
+                bool outdated) {
+  size_t i = 0;
+  bool same = true;
+  ForEachStart(scan, outdated, [&](const NominationMemo::ScanStart& start) {
+    same = same && i < stored.size() && stored[i] == start;
+    ++i;
+  });
+  return same && i == stored.size();
 }
 
 }  // namespace
@@ -23,9 +45,8 @@ const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersio
   }
   const Slot& s = *slots_[i];
   if (!(s.versions == versions) || s.spec != w.spec || s.priority != w.priority
-      || s.queue_order_time != w.queue_order_time || s.cq != w.cluster_queue
-      || s.scan_outdated != scan_outdated || s.key != w.key
-      || (!scan_outdated && !SameScanInput(s.scan, w.scan))) {
+      || s.queue_order_time != w.queue_order_time || s.cq != w.cluster_queue || s.key != w.key
+      || !SameStarts(s.starts, w.scan, scan_outdated)) {
     return nullptr;
   }
   return &s.entry;
@@ -47,8 +68,8 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
   s.priority = w.priority;
   s.queue_order_time = w.queue_order_time;
   s.cq = w.cluster_queue;
-  s.scan_outdated = scan_outdated;
-  s.scan = scan_outdated ? FlavorScanState{} : w.scan;
+  s.starts.clear();
+  ForEachStart(w.scan, scan_outdated, [&s](const ScanStart& start) { s.starts.push_back(start); });
   s.entry = entry;
 }
 

@@ -4,8 +4,9 @@
 // while nothing they depend on has changed: a finish anywhere in the tree requeues every
 // inadmissible head (as in Kueue), and a cycle that admits nothing leaves the state as it was.
 // A nomination (Scheduler::Nominate) reads only
-//   - the head itself: its spec, priority, queue-order time, ClusterQueue, and the flavor scan
-//     it resumes from (and whether that scan is outdated),
+//   - the head itself: its spec, priority, queue-order time, ClusterQueue, and where the flavor
+//     scan it resumes from starts each resource group (0 everywhere when the scan is outdated,
+//     so an outdated scan and a finished one are the same input),
 //   - the quota tree (ResourceTree::state_version),
 //   - the workloads holding quota and being evicted (WorkloadStore::reservation_version),
 //   - the cluster's specs, configuration and devices (Cluster::config_version),
@@ -67,6 +68,15 @@ class NominationMemo {
   NominationMemoStats& stats() { return stats_; }
   const NominationMemoStats& stats() const { return stats_; }
 
+ public:
+  // Where the flavor assigner starts a group: pod set, resource, FlavorScanState index.
+  struct ScanStart {
+    uint32_t pod_set = 0;
+    ResourceId resource{};
+    int next = 0;
+    bool operator==(const ScanStart&) const = default;
+  };
+
  private:
   struct Slot {
     NominationVersions versions;
@@ -75,8 +85,7 @@ class NominationMemo {
     int32_t priority = 0;
     TimeMicros queue_order_time = 0;
     CqId cq{};
-    bool scan_outdated = false;
-    FlavorScanState scan;  // the scan resumed from (ignored when outdated)
+    std::vector<ScanStart> starts;  // where the scan resumed (see nomination_memo.cc)
     CycleEntry entry;
   };
   std::vector<std::unique_ptr<Slot>> slots_;  // by WorkloadId index
