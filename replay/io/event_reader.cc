@@ -249,34 +249,70 @@ std::optional<EventError> EventReader::TakeReadError() {
   return error;
 }
 
-bool EventReader::CheckHeader(std::string_view line, std::optional<EventError>& error) {
+bool EventReader::CheckHeader(std::string_view& line, std::optional<EventError>& error) {
   if (header_checked_) {
     return false;
   }
   header_checked_ = true;
-  if (line.find("\"format\"") == std::string_view::npos
-      || line.find("\"type\"") != std::string_view::npos) {
+  // Editors on some systems put a byte order mark before the first line: it is not data.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (line.starts_with(kBom)) {
+    line.remove_prefix(kBom.size());
+  }
+  if (line.find("\"format\"") == std::string_view::npos) {
     return false;
   }
-  // The header: {"format":"tally.events","version":1}.
+  // The header is an object with a top-level "format" and no "type": {"format":"tally.events",
+  // "version":1}. Anything else (an event with "format" in a label, say) is read as an event.
   simdjson::padded_string copy(line);
   simdjson::ondemand::parser parser;
   simdjson::ondemand::document doc;
+  simdjson::ondemand::object object;
+  if (parser.iterate(copy).get(doc) != simdjson::SUCCESS
+      || doc.get_object().get(object) != simdjson::SUCCESS) {
+    return false;
+  }
+  bool has_format = false;
+  bool has_type = false;
+  bool well_formed = true;
   std::string_view format;
   int64_t version = 0;
-  if (parser.iterate(copy).get(doc) != simdjson::SUCCESS
-      || doc["format"].get_string().get(format) != simdjson::SUCCESS
-      || doc["version"].get_int64().get(version) != simdjson::SUCCESS || format != "tally.events"
-      || version != kFormatVersion) {
+  bool has_version = false;
+  size_t keys = 0;
+  for (auto field_result : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (std::move(field_result).get(field) != simdjson::SUCCESS
+        || field.unescaped_key().get(key) != simdjson::SUCCESS) {
+      well_formed = false;
+      break;
+    }
+    ++keys;
+    if (key == "type") {
+      has_type = true;
+    } else if (key == "format") {
+      has_format = true;
+      if (field.value().get_string().get(format) != simdjson::SUCCESS) {
+        format = {};
+      }
+    } else if (key == "version") {
+      has_version = field.value().get_int64().get(version) == simdjson::SUCCESS;
+    }
+  }
+  if (!well_formed || !has_format || has_type) {
+    return false;
+  }
+  if (!has_version || keys != 2 || format != "tally.events" || version != kFormatVersion) {
+    // Only this line is rejected: the events after it are read on (a typo in a header must not
+    // drop a whole trace).
     EventError e = MakeError(EventErrorReason::kBadField, "format",
                              fmt::format("unsupported trace header {} (this tally reads "
-                                         "{{\"format\":\"tally.events\",\"version\":{}}})",
+                                         "{{\"format\":\"tally.events\",\"version\":{}}}); "
+                                         "the lines after it are read as events",
                                          line, kFormatVersion));
     e.file = path_;
     e.line = line_;
     error = std::move(e);
-    eof_ = true;
-    begin_ = end_;
   }
   return true;
 }

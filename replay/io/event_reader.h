@@ -112,8 +112,9 @@ struct LineBatch {
   };
   std::string arena;
   std::vector<Line> lines;
-  // A fatal error after the last line (an unsupported header, a corrupt gzip stream): counted as
-  // one rejected line, after which the reader has nothing more.
+  // An error after the last line, counted as one rejected line: a corrupt gzip stream (fatal:
+  // the reader has nothing more) or an unsupported header (the first line; the lines after it
+  // are read on as events).
   std::optional<EventError> error;
 
   void Clear() {
@@ -160,8 +161,10 @@ class EventReader {
   std::optional<std::string_view> NextLine();
   bool Fill();
   // Checks the optional header on the first non-blank line: true when `line` was the header,
-  // and `error` set when it is one this tally cannot read (the reader then stops).
-  bool CheckHeader(std::string_view line, std::optional<EventError>& error);
+  // and `error` set when it is one this tally cannot read (only that line is rejected).
+  // Whether `line` (the first non-blank one) is the trace header; a UTF-8 byte order mark before
+  // the first line is dropped from `line`.
+  bool CheckHeader(std::string_view& line, std::optional<EventError>& error);
   std::optional<EventError> TakeReadError();
 
   std::unique_ptr<Impl> impl_;

@@ -440,13 +440,46 @@ TEST_F(SimulatorTest, StrictStopsAtTheFirstRejectedEvent) {
   EXPECT_FALSE(o.Has({"ns/c"}));
 }
 
-TEST_F(SimulatorTest, UnknownHeaderVersionIsFatal) {
+// Issue 23, finding 08b: an unknown header is that line's error; the events after it are read.
+TEST_F(SimulatorTest, AnUnknownHeaderIsRejectedAndTheEventsAfterItAreRead) {
   Outcome o = Replay(Manifests("4"), {R"({"format":"tally.events","version":7})",
                                       Added(0, WorkloadJson("a", "1"), "1m")});
-  EXPECT_EQ(o.report.events_read, 1);
+  EXPECT_EQ(o.report.events_read, 2);
+  EXPECT_EQ(o.report.events_applied, 1);
   EXPECT_EQ(o.report.events_rejected, 1);
   ASSERT_EQ(o.report.errors.size(), 1u);
-  EXPECT_NE(o.report.errors[0].find("events.jsonl:1: format"), std::string::npos);
+  EXPECT_NE(o.report.errors[0].find("events.jsonl:1: format: unsupported trace header"),
+            std::string::npos)
+      << o.report.errors[0];
+}
+
+// Issue 23, findings 08, 08b, 08c: none of these first lines may drop the rest of the trace.
+TEST_F(SimulatorTest, AFirstLineNeverDropsTheTrace) {
+  struct Case {
+    const char* file;
+    int64_t read, applied;
+    std::string first_error;  // "" = none
+  };
+  const Case cases[] = {
+      {"08-first-line-without-type-drops-whole-trace.jsonl", 3, 2, ":1: type: Required value"},
+      {"08b-bad-header-drops-whole-trace.jsonl", 3, 2, ":1: format: unsupported trace header"},
+      {"08c-utf8-bom-before-header-drops-whole-trace.jsonl", 2, 2, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    // The reproducers name gpu-day's queues.
+    Outcome o = ReplayFiles("data/replay/gpu-day/manifests.yaml",
+                            std::string("test/robustness/") + c.file, SimulatorOptions{});
+    EXPECT_EQ(o.report.events_read, c.read);
+    EXPECT_EQ(o.report.events_applied, c.applied);
+    EXPECT_EQ(o.report.events_read, o.report.events_applied + o.report.events_rejected);
+    if (c.first_error.empty()) {
+      EXPECT_TRUE(o.report.errors.empty());
+    } else {
+      ASSERT_FALSE(o.report.errors.empty());
+      EXPECT_NE(o.report.errors[0].find(c.first_error), std::string::npos) << o.report.errors[0];
+    }
+  }
 }
 
 TEST_F(SimulatorTest, TruncatedGzipIsReportedNotSilentlyShortened) {
