@@ -165,7 +165,7 @@ void ResourceTree::RecomputeTree(NodeId root) {
     NodeMeta& meta = meta_[Index(n)];
     meta.in_cycle = false;
     ++meta.generation;
-    SlotState* row = &cells_[static_cast<size_t>(Index(n)) * num_slots_];
+    SlotState* row = cells_.data() + static_cast<size_t>(Index(n)) * num_slots_;
     if (meta.kind == NodeKind::kClusterQueue) {
       meta.height = 0;
       for (uint32_t s = 0; s < num_slots_; ++s) {
@@ -190,7 +190,7 @@ void ResourceTree::RecomputeTree(NodeId root) {
       if (child_meta.kind == NodeKind::kCohort) {
         height = std::max(height, child_meta.height + 1);
       }
-      const SlotState* child_row = &cells_[static_cast<size_t>(Index(child)) * num_slots_];
+      const SlotState* child_row = cells_.data() + static_cast<size_t>(Index(child)) * num_slots_;
       for (uint32_t s = 0; s < num_slots_; ++s) {
         row[s].subtree += child_row[s].subtree - child_row[s].local;
         row[s].usage += ClampNonNegative(child_row[s].usage - child_row[s].local);
@@ -304,7 +304,7 @@ void ResourceTree::SetBound(NodeId cq, uint32_t s, Quantity over, Quantity any) 
 }
 
 void ResourceTree::UpdateBound(NodeId cq, FrSlot slot) {
-  const SlotState* row = &cells_[static_cast<size_t>(Index(cq)) * num_slots_];
+  const SlotState* row = cells_.data() + static_cast<size_t>(Index(cq)) * num_slots_;
   const uint32_t group = slot_group_[Index(slot)];
   if (group == kNoGroup) {
     const Quantity over = Over(row[Index(slot)]);

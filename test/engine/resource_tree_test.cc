@@ -39,6 +39,19 @@ class TreeBuilder {
 };
 
 // §4.4 "Lending limit": Cohort C (no quota) <- CQ a {N=10, LL=4}, CQ b {N=0}.
+// Issue 23, finding 21 (test/robustness/21-...yaml: one Cohort, no flavor or resource): a tree
+// without slots is refreshed without touching a slot row (UBSan, which CI runs, flagged a
+// reference bound to the empty slot array's null data).
+TEST(ResourceTreeTest, ATreeWithoutSlotsRefreshes) {
+  ResourceTree tree(0);
+  NodeId cohort = tree.AddNode(NodeKind::kCohort);
+  NodeId cq = tree.AddNode(NodeKind::kClusterQueue);
+  tree.SetParent(cq, cohort);
+  tree.Refresh();
+  EXPECT_EQ(tree.Parent(cq), cohort);
+  EXPECT_FALSE(tree.InCycle(cq));
+}
+
 TEST(ResourceTreeTest, LendingLimitWorkedExample) {
   TreeBuilder b;
   NodeId c = b.Cohort();
