@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 namespace replay {
 namespace {
@@ -38,7 +40,7 @@ std::string ReferenceQuoted(std::string_view s) {
 }
 
 TEST(JsonWriterTest, EscapesEveryByteLikeTheReference) {
-  for (int c = 0; c < 256; ++c) {
+  for (int c = 0; c < 128; ++c) {
     std::string one(1, static_cast<char>(c));
     EXPECT_EQ(JsonQuoted(one), ReferenceQuoted(one)) << c;
     std::string mixed = "ab" + one + "cd" + one + one + "e";
@@ -96,6 +98,36 @@ TEST(JsonWriterTest, KeysAndCommas) {
   w.EndObject();
   w.EndObject();
   EXPECT_EQ(w.str(), R"({"a":[],"b\n":{"c":true,"d":null}})");
+}
+
+// Issue 23, findings 10-12: input bytes that are not UTF-8 (a CSV field, a YAML name, a quoted
+// line) never reach an output as they are: each becomes U+FFFD, well-formed UTF-8 passes through.
+TEST(JsonWriterTest, OutputIsValidUtf8WhateverTheInput) {
+  const std::string replacement = "\xEF\xBF\xBD";
+  EXPECT_EQ(JsonQuoted("caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x99\x82"),
+            "\"caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x99\x82\"");
+  EXPECT_EQ(JsonQuoted("a\xFF" "b"), "\"a" + replacement + "b\"");
+  EXPECT_EQ(JsonQuoted("\xC3"), "\"" + replacement + "\"");                    // truncated
+  EXPECT_EQ(JsonQuoted("\xC0\xAF"), "\"" + replacement + replacement + "\"");  // overlong
+  EXPECT_EQ(JsonQuoted("\xED\xA0\x80"), "\"" + replacement + replacement + replacement + "\"");
+  EXPECT_EQ(JsonQuoted("\xF4\x90\x80\x80").find("\xF4"), std::string::npos);  // > U+10FFFF
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s(rng() % 12, '\0');
+    for (char& c : s) {
+      c = static_cast<char>(rng() % 4 == 0 ? rng() % 128 : 0x80 + rng() % 128);
+    }
+    const std::string quoted = JsonQuoted(s);
+    ASSERT_TRUE(simdjson::validate_utf8(quoted.data(), quoted.size())) << round;
+    // And it is one JSON string that parses back.
+    simdjson::dom::parser parser;
+    simdjson::padded_string padded(quoted);
+    std::string_view back;
+    ASSERT_EQ(parser.parse(padded).get_string().get(back), simdjson::SUCCESS) << round;
+    if (simdjson::validate_utf8(s.data(), s.size())) {
+      EXPECT_EQ(back, s);  // valid input comes back unchanged
+    }
+  }
 }
 
 }  // namespace
