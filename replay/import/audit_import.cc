@@ -129,7 +129,7 @@ void ReadAuditFile(const std::string& path, size_t file_index, std::vector<Audit
       continue;
     }
     if (!ev.is_object()) {
-      skip("not an audit Event", "not a JSON object");
+      skip("not JSON", "not a JSON object (an array or a scalar)");  // docs/import.md
       continue;
     }
     const std::string_view kind = Str(ev, "kind");

@@ -412,6 +412,19 @@ TEST(AuditImportTest, OtherResourcesAreCountedButNeverCopied) {
       << out->manifests;
 }
 
+// Issue 23, finding 17: a line that is JSON but not an object (an array, a string, a number,
+// null) is counted as "not JSON", as docs/import.md says, with the message that says so.
+TEST(AuditImportTest, ArraysAndScalarsAreNotJsonObjects) {
+  engine::StatusOr<ImportOutput> out =
+      ImportAuditLogs({{"test/robustness/17-audit-array-or-scalar-line-skip-reason.log"}});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->counts.read, 4);
+  EXPECT_EQ(out->counts.skipped_by_reason, (std::map<std::string, int64_t>{{"not JSON", 4}}));
+  ASSERT_FALSE(out->counts.first_errors.empty());
+  EXPECT_NE(out->counts.first_errors[0].find(":1: not a JSON object"), std::string::npos)
+      << out->counts.first_errors[0];
+}
+
 TEST(AuditImportTest, BadAndUselessLinesAreSkippedByReason) {
   ReplayHarness h;
   std::string log;
