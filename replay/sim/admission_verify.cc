@@ -86,6 +86,14 @@ engine::StatusOr<AdmissionsByWorkload> ReadAdmissions(const std::string& path, b
     if (workload.empty()) {
       return engine::InvalidArgument(fmt::format("{}:{}: workload: missing", path, line_number));
     }
+    if (!decisions && type != "Admitted") {
+      // A recorded file (tally import audit's admissions.jsonl, docs/import.md) holds only
+      // admissions: any other record is a damaged line, not one to skip without a word.
+      return engine::InvalidArgument(fmt::format(
+          "{}:{}: type: \"{}\" is not \"Admitted\" (a recorded admissions file holds only "
+          "Admitted records)",
+          path, line_number, type));
+    }
     bool reservation = type == "Admitted";
     if (decisions) {
       std::string& last = last_type[workload];

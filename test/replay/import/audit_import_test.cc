@@ -718,5 +718,23 @@ TEST(AuditImportTest, ShippedSyntheticLogOfGpuDayReplaysWithZeroDifferences) {
   EXPECT_TRUE(v->differences.empty()) << FormatVerification(*v);
 }
 
+// Issue 23, finding 14: a recorded record whose type is not exactly "Admitted" is an error with
+// its file:line, not a record skipped without a word.
+TEST(AuditImportTest, ARecordedRecordOfAnotherTypeIsAnError) {
+  ReplayHarness h;
+  const std::string decisions = h.Write("d.jsonl", "");
+  engine::StatusOr<AdmissionVerification> v = VerifyAdmissions(
+      h.Write("a.jsonl",
+              R"({"time":"2026-01-05T09:00:00Z","type":"Admitted","workload":"default/v"})"
+              "\n"
+              R"({"time":"2026-01-05T09:00:00Z","type":"admitted","workload":"default/w"})"
+              "\n"),
+      decisions);
+  ASSERT_FALSE(v.ok());
+  EXPECT_TRUE(Contains(std::string(v.status().message()),
+                       "a.jsonl:2: type: \"admitted\" is not \"Admitted\""))
+      << v.status().message();
+}
+
 }  // namespace
 }  // namespace replay
