@@ -150,6 +150,7 @@ struct EventReader::Impl {
 
 struct EventLineParser::Impl {
   simdjson::ondemand::parser parser;
+  simdjson::dom::parser validator;  // the object is JSON before the manifest parsers see it
 };
 
 EventReader::EventReader() : impl_(std::make_unique<Impl>()) {}
@@ -544,6 +545,18 @@ ReadResult EventLineParser::Parse(const char* data, size_t size, size_t capacity
       event.name = fmt::format("{}/{}", wl.name_space, wl.name);
       event.object.workloads.push_back(std::move(wl));
       return ReadResult::kEvent;
+    }
+  }
+  // The on-demand parser skipped over the object without validating it, and the manifest parsers
+  // read YAML (a superset of JSON): an object that is not JSON (unquoted strings, YAML tags,
+  // anchors and aliases, which may refer to themselves) is rejected here, as docs/events.md says.
+  {
+    simdjson::dom::element ignored;
+    if (const auto e =
+            impl_->validator.parse(object_json.data(), object_json.size(), false).get(ignored)) {
+      error = MakeError(EventErrorReason::kMalformedJson, "object",
+                        fmt::format("not JSON ({})", simdjson::error_message(e)));
+      return ReadResult::kError;
     }
   }
   LoadResult load = LoadManifestString(object_json, path);

@@ -183,9 +183,10 @@ class Loader {
 
   // `item_path` is "items[3]" for an object inside a List; typed lists (`ClusterQueueList`) may
   // leave apiVersion and kind out of their items, which then default to the list's.
+  // `in_list`: `obj` is an item of a List, where another List is not loaded.
   void LoadObject(const YAML::Node& obj, const std::string& file, int document,
                   const std::string& item_path, const std::string& default_api_version,
-                  const std::string& default_kind) {
+                  const std::string& default_kind, bool in_list = false) {
     const int line = LineOf(obj);
     std::string api_version = ScalarOr(Get(obj, "apiVersion"), default_api_version);
     std::string kind = ScalarOr(Get(obj, "kind"), default_kind);
@@ -205,6 +206,17 @@ class Loader {
     }
     YAML::Node items = Get(obj, "items");
     if (kind == "List" || (kind.ends_with("List") && items.IsDefined())) {
+      if (in_list) {
+        // Kubernetes lists hold objects, not lists. Refusing nested lists also bounds the work
+        // on hostile YAML: a List that contains itself through an alias (&a {kind: List,
+        // items: [*a]}) would recurse forever, and lists nested through aliases multiply.
+        result_.errors.push_back(LoadError{
+            file, document, line, kind, "", item_path,
+            fmt::format("a {} inside a List is not loaded (a list holds objects; a list that "
+                        "contains itself through a YAML alias is refused too)",
+                        kind)});
+        return;
+      }
       LoadList(obj, items, file, document, item_path, api_version, kind);
       return;
     }
@@ -322,7 +334,7 @@ class Loader {
             fmt::format("expected a Kubernetes object, found {}", internal::ShapeName(item))});
         continue;
       }
-      LoadObject(item, file, document, item_path, item_api_version, item_kind);
+      LoadObject(item, file, document, item_path, item_api_version, item_kind, /*in_list=*/true);
     }
   }
 

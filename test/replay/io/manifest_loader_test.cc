@@ -368,6 +368,37 @@ items:
   EXPECT_EQ(r.skipped_unknown, 1);
 }
 
+// Issue 23, findings 01, 03, 03b: a List inside a List is an error, so a List that contains
+// itself through an alias ends at once (it overflowed the stack) and lists nested through aliases
+// are not expanded (9^7 objects, 3.5 GiB, before).
+TEST(ManifestLoaderTest, ListsInsideListsAreRefusedSoAliasesCannotLoopOrMultiply) {
+  for (const char* file : {"test/robustness/01-yaml-self-alias-stack-overflow.yaml",
+                           "test/robustness/03-yaml-alias-bomb-nested-lists-depth7.yaml",
+                           "test/robustness/03b-yaml-alias-bomb-nested-lists-depth9.yaml"}) {
+    SCOPED_TRACE(file);
+    LoadResult r = LoadManifestFiles({file});
+    ASSERT_EQ(r.errors.size(), 1u) << Dump(r.errors);
+    EXPECT_NE(r.errors[0].message.find("inside a List is not loaded"), std::string::npos)
+        << r.errors[0].message;
+    EXPECT_TRUE(r.spec.flavors.empty());
+  }
+  // One level of List with objects still loads (ListKind above); a list in a list does not.
+  LoadResult nested = Load(R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: List
+  items:
+  - apiVersion: kueue.x-k8s.io/v1beta2
+    kind: ResourceFlavor
+    metadata:
+      name: default
+)");
+  ASSERT_EQ(nested.errors.size(), 1u);
+  EXPECT_EQ(nested.errors[0].field_path, "items[0]");
+  EXPECT_EQ(nested.errors[0].line, 4);
+}
+
 TEST(ManifestLoaderTest, ClusterQueueFields) {
   LoadResult r = Load(std::string(kFlavor) + R"(---
 apiVersion: kueue.x-k8s.io/v1beta1

@@ -367,6 +367,10 @@ std::vector<std::string> YamlCorpusFiles() {
     std::error_code ec;
     for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_directory() && it->path() == "test/robustness") {
+        it.disable_recursion_pending();  // hostile inputs (self-referring aliases), on purpose
+        continue;
+      }
       const auto ext = it->path().extension();
       if (it->is_regular_file() && (ext == ".yaml" || ext == ".yml")) {
         files.push_back(it->path().string());

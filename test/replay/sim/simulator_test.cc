@@ -453,6 +453,25 @@ TEST_F(SimulatorTest, AnUnknownHeaderIsRejectedAndTheEventsAfterItAreRead) {
       << o.report.errors[0];
 }
 
+// Issue 23, findings 02 and 09: an event's object must be JSON. YAML syntax there (unquoted
+// strings, tags, an anchor whose alias refers to itself) is rejected as "object: not JSON"; it
+// was accepted through the YAML manifest parsers, and the self-alias crashed the replay.
+TEST_F(SimulatorTest, AnEventObjectThatIsNotJsonIsRejected) {
+  for (const char* file :
+       {"02-event-self-alias-stack-overflow.jsonl", "09-event-object-not-json-accepted.jsonl"}) {
+    SCOPED_TRACE(file);
+    Outcome o = ReplayFiles("data/replay/gpu-day/manifests.yaml",
+                            std::string("test/robustness/") + file, SimulatorOptions{});
+    EXPECT_GE(o.report.events_read, 1);
+    EXPECT_EQ(o.report.events_applied, 0);
+    EXPECT_EQ(o.report.events_rejected, o.report.events_read);
+    ASSERT_FALSE(o.report.errors.empty());
+    for (const std::string& e : o.report.errors) {
+      EXPECT_NE(e.find(": object: not JSON"), std::string::npos) << e;
+    }
+  }
+}
+
 // Issue 23, findings 08, 08b, 08c: none of these first lines may drop the rest of the trace.
 TEST_F(SimulatorTest, AFirstLineNeverDropsTheTrace) {
   struct Case {
