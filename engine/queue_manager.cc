@@ -556,6 +556,38 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
   }
 }
 
+const std::vector<CqId>& QueueManager::ClusterQueuesUnder(NodeId root) {
+  const ResourceTree& tree = cluster_.tree();
+  if (tree_members_.size() <= Index(root)) {
+    tree_members_.resize(Index(root) + 1);
+  }
+  TreeMembers& m = tree_members_[Index(root)];
+  if (m.structure_version == tree.structure_version()
+      && m.config_version == cluster_.config_version()) {
+    return m.cluster_queues;
+  }
+  m.structure_version = tree.structure_version();
+  m.config_version = cluster_.config_version();
+  m.cluster_queues.clear();
+  // Depth-first over the root's subtree; children of a cohort are CQs and cohorts.
+  std::vector<NodeId> stack{root};
+  while (!stack.empty()) {
+    NodeId n = stack.back();
+    stack.pop_back();
+    if (cluster_.IsClusterQueueNode(n)) {
+      CqId member = cluster_.NodeClusterQueue(n);
+      if (cluster_.Exists(member)) {
+        m.cluster_queues.push_back(member);
+      }
+      continue;
+    }
+    for (NodeId child : tree.Children(n)) {
+      stack.push_back(child);
+    }
+  }
+  return m.cluster_queues;
+}
+
 void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
   PhaseScope profile(Phase::kQueue);
   const ResourceTree& tree = cluster_.tree();
@@ -563,21 +595,8 @@ void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
   if (!IsValid(node) || tree.InCycle(node)) {
     return;  // Kueue ignores cohort trees with a cycle until the cycle is removed
   }
-  // Depth-first over the root's subtree; children of a cohort are CQs and cohorts.
-  std::vector<NodeId> stack{tree.Root(node)};
-  while (!stack.empty()) {
-    NodeId n = stack.back();
-    stack.pop_back();
-    if (cluster_.IsClusterQueueNode(n)) {
-      CqId member = cluster_.NodeClusterQueue(n);
-      if (cluster_.Exists(member)) {
-        RequeueOne(member, now, cycle);
-      }
-      continue;
-    }
-    for (NodeId child : tree.Children(n)) {
-      stack.push_back(child);
-    }
+  for (CqId member : ClusterQueuesUnder(tree.Root(node))) {
+    RequeueOne(member, now, cycle);
   }
 }
 

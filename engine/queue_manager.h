@@ -253,6 +253,16 @@ class QueueManager {
   std::vector<uint32_t> name_rank_;  // by CqId: position in cqs_by_name_
   std::vector<uint32_t> pop_ranks_;  // PopHeads scratch
   std::vector<WorkloadId> scratch_;
+  // The existing ClusterQueues under each root (by root NodeId index), in depth-first order, for
+  // QueueInadmissible: every finish requeues its whole tree, and walking the tree each time cost
+  // as much as the requeues. Valid while the tree's shape and the cluster's specs are unchanged.
+  struct TreeMembers {
+    uint64_t structure_version = UINT64_MAX;
+    uint64_t config_version = UINT64_MAX;
+    std::vector<CqId> cluster_queues;
+  };
+  std::vector<TreeMembers> tree_members_;
+  const std::vector<CqId>& ClusterQueuesUnder(NodeId root);
 };
 
 }  // namespace engine

@@ -43,6 +43,7 @@ void ResourceTree::ResizeSlots(uint32_t num_slots) {
 
 NodeId ResourceTree::AddNode(NodeKind kind) {
   NodeId id = MakeId<NodeId>(static_cast<uint32_t>(meta_.size()));
+  ++structure_version_;
   NodeMeta meta;
   meta.kind = kind;
   meta.height = kind == NodeKind::kCohort ? 1 : 0;
@@ -59,6 +60,7 @@ void ResourceTree::SetParent(NodeId node, NodeId parent) {
     return;
   }
   TALLY_CHECK(!IsValid(parent) || Kind(parent) == NodeKind::kCohort);
+  ++structure_version_;
   if (IsValid(meta.parent)) {
     std::vector<NodeId>& siblings = children_[Index(meta.parent)];
     siblings.erase(std::find(siblings.begin(), siblings.end(), node));

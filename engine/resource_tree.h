@@ -220,6 +220,9 @@ class ResourceTree {
   // Bumped by every change a nomination could see: usage outside a WhatIf (a WhatIf puts it
   // back), recomputes, cycle flags, slot groups (engine/nomination_memo.h).
   uint64_t state_version() const { return state_version_; }
+  // Bumped whenever a node is added or moves to another parent: what caches of the tree's shape
+  // (the ClusterQueues under a root, engine/queue_manager.cc) are keyed on.
+  uint64_t structure_version() const { return structure_version_; }
 
  private:
   struct SlotState {
@@ -289,6 +292,7 @@ class ResourceTree {
   uint32_t generation_freeze_ = 0;
   uint32_t what_if_ = 0;
   uint64_t state_version_ = 0;
+  uint64_t structure_version_ = 0;
 };
 
 }  // namespace engine

@@ -263,6 +263,34 @@ TEST_F(QueueManagerTest, QueueInadmissibleCoversTheWholeCohortTreeOnly) {
   EXPECT_EQ(queues_->Location(ws[2]), L::kActive);
 }
 
+// The ClusterQueues under a root are cached between finishes; a configuration edit that moves a
+// ClusterQueue to another tree, or deletes one, must show in the next requeue.
+TEST_F(QueueManagerTest, QueueInadmissibleFollowsTreeEdits) {
+  Cohort("t1");
+  Cohort("t2");
+  Cq("a", "t1");
+  Cq("c", "t2");
+  Build();
+  WorkloadId wa = Push("w-a", "a");
+  WorkloadId wc = Push("w-c", "c");
+  auto park = [&] {
+    for (WorkloadId h : queues_->PopHeads(++cycle_)) {
+      queues_->Requeue(h, R::kNoFit, kNow, cycle_);
+    }
+  };
+  park();
+  queues_->QueueInadmissible(Id("a"), kNow, cycle_);  // builds the cache for t1
+  EXPECT_EQ(queues_->Location(wc), L::kInadmissible);
+  park();
+  ClusterQueueSpec moved = cluster_.Spec(Id("c"));
+  moved.cohort = "t1";
+  cluster_.UpsertClusterQueue(moved);
+  cluster_.Refresh();
+  queues_->QueueInadmissible(Id("a"), kNow, cycle_);  // c is in t1 now
+  EXPECT_EQ(queues_->Location(wa), L::kActive);
+  EXPECT_EQ(queues_->Location(wc), L::kActive);
+}
+
 TEST_F(QueueManagerTest, QueueInadmissibleIgnoresTreesWithACycle) {
   Cohort("x", "y");
   Cohort("y", "x");
