@@ -51,6 +51,11 @@ Command AddReplayCommand(CLI::App& app) {
                    "Nominate a cycle's heads in parallel from this many heads (0 = never)")
       ->capture_default_str();
   replay_cmd
+      ->add_option("--max-line-bytes", replay_opts->max_line_bytes,
+                   "Trace lines longer than this are rejected unread (lineTooLong)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  replay_cmd
       ->add_option("--pods-ready-delay", replay_opts->pods_ready_delay,
                    "Model: admission to pods ready, unless an event gives podsReadyAfter")
       ->capture_default_str();

@@ -126,6 +126,8 @@ const char* ToString(EventErrorReason reason) {
       return "invalidConfig";
     case EventErrorReason::kReadError:
       return "readError";
+    case EventErrorReason::kLineTooLong:
+      return "lineTooLong";
   }
   return "?";
 }
@@ -208,6 +210,7 @@ bool EventReader::Fill() {
 }
 
 std::optional<std::string_view> EventReader::NextLine() {
+  last_too_long_ = false;
   while (true) {
     const char* start = buffer_.data() + begin_;
     const void* nl = std::memchr(start, '\n', end_ - begin_);
@@ -216,14 +219,26 @@ std::optional<std::string_view> EventReader::NextLine() {
       begin_ += len + 1;
       bytes_consumed_ += static_cast<int64_t>(len + 1);
       ++line_;
+      if (skipping_ || len > max_line_bytes_) {
+        // The end of a line above the limit: it is reported, not returned.
+        skipping_ = false;
+        last_too_long_ = true;
+        return std::string_view();
+      }
       std::string_view line(start, len);
       if (!line.empty() && line.back() == '\r') {
         line.remove_suffix(1);
       }
       return line;
     }
+    if (end_ - begin_ >= max_line_bytes_) {
+      // No newline within the limit: drop what is buffered and the rest of the line as it comes.
+      bytes_consumed_ += static_cast<int64_t>(end_ - begin_);
+      begin_ = end_;
+      skipping_ = true;
+    }
     if (!Fill()) {
-      if (begin_ == end_) {
+      if (begin_ == end_ && !skipping_) {
         return std::nullopt;
       }
       // Last line without a newline.
@@ -231,10 +246,25 @@ std::optional<std::string_view> EventReader::NextLine() {
       bytes_consumed_ += static_cast<int64_t>(line.size());
       begin_ = end_;
       ++line_;
+      if (skipping_ || line.size() > max_line_bytes_) {
+        skipping_ = false;
+        last_too_long_ = true;
+        return std::string_view();
+      }
       std::memset(buffer_.data() + end_, 0, simdjson::SIMDJSON_PADDING);
       return line;
     }
   }
+}
+
+EventError EventReader::LineTooLongError(int64_t line) const {
+  EventError e = MakeError(
+      EventErrorReason::kLineTooLong, "",
+      fmt::format("line longer than {} bytes, skipped (--max-line-bytes raises the limit)",
+                  max_line_bytes_));
+  e.file = path_;
+  e.line = line;
+  return e;
 }
 
 std::optional<EventError> EventReader::TakeReadError() {
@@ -328,6 +358,10 @@ EventReader::Result EventReader::Next(TraceEvent& event, EventError& error) {
       }
       return Result::kEnd;
     }
+    if (last_too_long_) {
+      error = LineTooLongError(line_);
+      return Result::kError;
+    }
     if (line->find_first_not_of(" \t") == std::string_view::npos) {
       continue;  // blank lines are not events
     }
@@ -366,6 +400,14 @@ bool EventReader::ReadBatch(LineBatch& batch, size_t max_lines) {
     if (!line) {
       batch.error = TakeReadError();
       break;
+    }
+    if (last_too_long_) {
+      header_checked_ = true;  // a first line that long is no header
+      LineBatch::Line l{batch.arena.size(), 0, line_};
+      l.too_long = true;
+      batch.arena.append(simdjson::SIMDJSON_PADDING, '\0');
+      batch.lines.push_back(l);
+      continue;
     }
     if (line->find_first_not_of(" \t") == std::string_view::npos) {
       continue;

@@ -22,6 +22,7 @@
 // of the reader (the event is not returned). Thread safety: one reader per thread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -56,7 +57,8 @@ enum class EventErrorReason : uint8_t {
   kBadObject,      // the object fails the manifest rules (a bad quantity, ...)
   kUnsupportedKind,
   kTimeBackwards,
-  kReadError,  // the file itself cannot be read on (a truncated or corrupt gzip stream)
+  kReadError,    // the file itself cannot be read on (a truncated or corrupt gzip stream)
+  kLineTooLong,  // a line above EventReader's line limit (--max-line-bytes), skipped unread
   // Raised by the simulator, not the reader:
   kUnknownWorkload,  // MODIFIED / DELETED of a workload never added, or ADDED twice
   kUnknownQueue,     // a workload whose LocalQueue does not exist
@@ -108,7 +110,8 @@ struct LineBatch {
   struct Line {
     size_t offset = 0;
     size_t size = 0;
-    int64_t number = 0;  // 1-based line in the file
+    int64_t number = 0;     // 1-based line in the file
+    bool too_long = false;  // above the reader's line limit: no bytes kept, an error to report
   };
   std::string arena;
   std::vector<Line> lines;
@@ -142,6 +145,14 @@ class EventReader {
 
   Result Next(TraceEvent& event, EventError& error);
 
+  // Lines longer than this are skipped without being kept in memory and reported as one
+  // kLineTooLong error each (a 10 GiB line of zeros in a small gzip file must not exhaust memory).
+  static constexpr size_t kDefaultMaxLineBytes = size_t{64} << 20;
+  void set_max_line_bytes(size_t bytes) { max_line_bytes_ = std::max<size_t>(bytes, 1); }
+  size_t max_line_bytes() const { return max_line_bytes_; }
+  // The error for a line that was too long (line number `line`).
+  EventError LineTooLongError(int64_t line) const;
+
   // The next non-blank lines (at most `max_lines`), unparsed: the header is checked here, the
   // events are for EventLineParser. Returns false when the batch is empty and nothing is left.
   bool ReadBatch(LineBatch& batch, size_t max_lines);
@@ -161,9 +172,8 @@ class EventReader {
   std::optional<std::string_view> NextLine();
   bool Fill();
   // Checks the optional header on the first non-blank line: true when `line` was the header,
-  // and `error` set when it is one this tally cannot read (only that line is rejected).
-  // Whether `line` (the first non-blank one) is the trace header; a UTF-8 byte order mark before
-  // the first line is dropped from `line`.
+  // and `error` set when it is one this tally cannot read (only that line is rejected). A UTF-8
+  // byte order mark before the first line is dropped from `line`.
   bool CheckHeader(std::string_view& line, std::optional<EventError>& error);
   std::optional<EventError> TakeReadError();
 
@@ -178,6 +188,9 @@ class EventReader {
   bool header_checked_ = false;
   int64_t line_ = 0;
   int64_t bytes_consumed_ = 0;
+  size_t max_line_bytes_ = kDefaultMaxLineBytes;
+  bool skipping_ = false;       // inside a line above the limit: its bytes are dropped
+  bool last_too_long_ = false;  // the line NextLine just returned was above the limit
   int64_t last_time_ = INT64_MIN;
 };
 

@@ -37,6 +37,10 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
         [&](size_t slot, size_t i) {
           const LineBatch::Line& l = batch_.lines[i];
           ParsedLine& p = out[i];
+          if (l.too_long) {
+            p.result = ReadResult::kError;
+            return;
+          }
           p.result = routing_parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size,
                                                   batch_.Capacity(l), path, l.number, p.event)
                          ? ReadResult::kEvent
@@ -57,6 +61,13 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
         const LineBatch::Line& l = batch_.lines[i];
         ParsedLine& p = out[i];
         bool timed = false;
+        if (l.too_long) {
+          p.event = TraceEvent{};
+          p.error = reader_.LineTooLongError(l.number);
+          p.result = ReadResult::kError;
+          timed_[i] = 0;
+          return;
+        }
         p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
                                         path, l.number, p.event, p.error, timed);
         timed_[i] = timed ? 1 : 0;

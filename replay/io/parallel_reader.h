@@ -51,6 +51,7 @@ class ParallelEventReader {
   ParallelEventReader& operator=(const ParallelEventReader&) = delete;
 
   engine::Status Open(const std::string& path);
+  void set_max_line_bytes(size_t bytes) { reader_.set_max_line_bytes(bytes); }
   // The next batch, parsed, in file order (every non-blank line after the header gives one
   // entry, a read or header error one more at the end). False when nothing is left.
   bool NextBatch(std::vector<ParsedLine>& out);

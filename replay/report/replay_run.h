@@ -36,6 +36,7 @@ struct ReplayOptions {
   bool progress = true;  // a progress bar when stderr is a terminal
   int threads = 0;       // 0 = one per core; the output does not depend on it
   size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;  // 0 = never
+  size_t max_line_bytes = size_t{64} << 20;  // --max-line-bytes
   // Models (Go durations).
   std::string pods_ready_delay = "0s";
   std::string admission_check_delay = "0s";

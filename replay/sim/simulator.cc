@@ -258,6 +258,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   std::vector<ParsedLine> lines;
   if (!single) {
     ParallelEventReader scan(arena, options.batch_lines, ParallelEventReader::Purpose::kRouting);
+    scan.set_max_line_bytes(options.max_line_bytes);
     if (engine::Status s = scan.Open(path); !s.ok()) {
       return s;
     }
@@ -292,6 +293,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   // Pass 2: the replay. --strict reads one line at a time: nothing after the first rejected
   // line may be applied.
   ParallelEventReader reader(arena, options.strict ? 1 : options.batch_lines);
+  reader.set_max_line_bytes(options.max_line_bytes);
   if (engine::Status s = reader.Open(path); !s.ok()) {
     return s;
   }

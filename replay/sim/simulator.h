@@ -54,6 +54,8 @@ struct SimulatorOptions {
   bool progress = false;              // progress bar on stderr
   int threads = 0;                    // worker threads; 0 = one per core
   size_t batch_lines = 8192;          // lines read and parsed per batch
+  // Longer trace lines are rejected unread (EventReader::kDefaultMaxLineBytes, --max-line-bytes).
+  size_t max_line_bytes = size_t{64} << 20;
   // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);
   // 0 = never. Decisions do not depend on it.
   size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;

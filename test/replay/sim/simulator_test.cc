@@ -472,6 +472,38 @@ TEST_F(SimulatorTest, AnEventObjectThatIsNotJsonIsRejected) {
   }
 }
 
+// Issue 23, finding 19: a line above --max-line-bytes is one lineTooLong error, read without
+// keeping it (the line buffer used to double without limit on a gzip bomb); the lines around it
+// are read as usual, with their own line numbers. Both readers: batches and one line at a time.
+TEST_F(SimulatorTest, ALineAboveTheLimitIsRejectedUnreadAndTheRestIsRead) {
+  std::vector<std::string> lines = {
+      Added(0, WorkloadJson("a", "1"), "1m"),
+      std::string(300'000, 'x'),  // no newline for 300 KB: spans several reads of a small limit
+      Added(1, WorkloadJson("b", "1"), "1m"),
+      R"({"type":"ADDED","time":"2026-01-01T00:00:02Z","object":{"pad":")" + std::string(5000, 'y')
+          + R"("}})",
+  };
+  for (size_t batch : {size_t{8192}, size_t{1}}) {
+    SimulatorOptions options;
+    options.max_line_bytes = 4096;
+    options.batch_lines = batch;
+    Outcome o = Replay(Manifests("4"), lines, options);
+    ASSERT_TRUE(o.completed);
+    EXPECT_EQ(o.report.events_read, 4);
+    EXPECT_EQ(o.report.events_applied, 2);
+    EXPECT_EQ(o.report.rejected_by_reason.at("lineTooLong"), 2);
+    ASSERT_EQ(o.report.errors.size(), 2u);
+    EXPECT_NE(o.report.errors[0].find("events.jsonl:2: line longer than 4096 bytes"),
+              std::string::npos)
+        << o.report.errors[0];
+    EXPECT_NE(o.report.errors[1].find("events.jsonl:4: line longer"), std::string::npos)
+        << o.report.errors[1];
+  }
+  // The default limit lets such lines through (the 300 KB one is then not JSON).
+  Outcome o = Replay(Manifests("4"), lines);
+  EXPECT_EQ(o.report.rejected_by_reason.count("lineTooLong"), 0u);
+}
+
 // Issue 23, findings 08, 08b, 08c: none of these first lines may drop the rest of the trace.
 TEST_F(SimulatorTest, AFirstLineNeverDropsTheTrace) {
   struct Case {
