@@ -106,7 +106,9 @@ TEST(JsonWriterTest, OutputIsValidUtf8WhateverTheInput) {
   const std::string replacement = "\xEF\xBF\xBD";
   EXPECT_EQ(JsonQuoted("caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x99\x82"),
             "\"caf\xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x99\x82\"");
-  EXPECT_EQ(JsonQuoted("a\xFF" "b"), "\"a" + replacement + "b\"");
+  EXPECT_EQ(JsonQuoted("a\xFF"
+                       "b"),
+            "\"a" + replacement + "b\"");
   EXPECT_EQ(JsonQuoted("\xC3"), "\"" + replacement + "\"");                    // truncated
   EXPECT_EQ(JsonQuoted("\xC0\xAF"), "\"" + replacement + replacement + "\"");  // overlong
   EXPECT_EQ(JsonQuoted("\xED\xA0\x80"), "\"" + replacement + replacement + replacement + "\"");
