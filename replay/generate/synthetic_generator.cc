@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "replay/io/time_parse.h"
+
 namespace replay {
 namespace {
 
@@ -361,42 +363,7 @@ double Exp(double x) {
 }
 
 size_t FormatRfc3339Micros(int64_t micros, char (&out)[32]) {
-  int64_t secs = micros / 1'000'000;
-  int64_t frac = micros % 1'000'000;
-  int64_t days = secs / 86400;
-  int64_t sod = secs % 86400;
-  // Civil date from days since 1970-01-01 (the proleptic Gregorian "days_from_civil" inverse).
-  int64_t z = days + 719468;
-  int64_t era = z / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  auto put = [&out](size_t at, int64_t value, int width) {
-    for (int i = width - 1; i >= 0; --i) {
-      out[at + i] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    }
-  };
-  put(0, year, 4);
-  out[4] = '-';
-  put(5, month, 2);
-  out[7] = '-';
-  put(8, day, 2);
-  out[10] = 'T';
-  put(11, sod / 3600, 2);
-  out[13] = ':';
-  put(14, sod / 60 % 60, 2);
-  out[16] = ':';
-  put(17, sod % 60, 2);
-  out[19] = '.';
-  put(20, frac, 6);
-  out[26] = 'Z';
-  out[27] = '\0';
-  return 27;
+  return WriteRfc3339(micros, /*always_fraction=*/true, out);
 }
 
 }  // namespace internal

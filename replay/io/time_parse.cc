@@ -175,7 +175,7 @@ engine::StatusOr<int64_t> ParseRfc3339(std::string_view text) {
   return seconds * kMicrosPerSecond + fraction_micros;
 }
 
-std::string FormatRfc3339(int64_t micros) {
+size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
   int64_t seconds = micros / kMicrosPerSecond;
   int64_t fraction = micros % kMicrosPerSecond;
   if (fraction < 0) {
@@ -189,35 +189,56 @@ std::string FormatRfc3339(int64_t micros) {
     --days;
   }
   const Civil c = CivilFromDays(days);
-  if (c.year >= 0 && c.year <= 9999) {
-    // Every decision line carries one: digits written directly, no format string.
-    char text[32];
-    auto put = [&](size_t at, int64_t value, int width) {
-      for (int i = width - 1; i >= 0; --i) {
-        text[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
-        value /= 10;
-      }
-    };
-    put(0, c.year, 4);
-    text[4] = '-';
-    put(5, c.month, 2);
-    text[7] = '-';
-    put(8, c.day, 2);
-    text[10] = 'T';
-    put(11, in_day / 3600, 2);
-    text[13] = ':';
-    put(14, in_day / 60 % 60, 2);
-    text[16] = ':';
-    put(17, in_day % 60, 2);
-    size_t size = 19;
-    if (fraction != 0) {
-      text[size++] = '.';
-      put(size, fraction, 6);
-      size += 6;
+  if (c.year < 0 || c.year > 9999) {
+    return 0;
+  }
+  // Every decision line carries one: digits written directly, no format string.
+  auto put = [&out](size_t at, int64_t value, int width) {
+    for (int i = width - 1; i >= 0; --i) {
+      out[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
+      value /= 10;
     }
-    text[size++] = 'Z';
+  };
+  put(0, c.year, 4);
+  out[4] = '-';
+  put(5, c.month, 2);
+  out[7] = '-';
+  put(8, c.day, 2);
+  out[10] = 'T';
+  put(11, in_day / 3600, 2);
+  out[13] = ':';
+  put(14, in_day / 60 % 60, 2);
+  out[16] = ':';
+  put(17, in_day % 60, 2);
+  size_t size = 19;
+  if (fraction != 0 || always_fraction) {
+    out[size++] = '.';
+    put(size, fraction, 6);
+    size += 6;
+  }
+  out[size++] = 'Z';
+  out[size] = '\0';
+  return size;
+}
+
+std::string FormatRfc3339(int64_t micros) {
+  char text[32];
+  if (const size_t size = WriteRfc3339(micros, false, text); size > 0) {
     return std::string(text, size);
   }
+  int64_t seconds = micros / kMicrosPerSecond;
+  int64_t fraction = micros % kMicrosPerSecond;
+  if (fraction < 0) {
+    fraction += kMicrosPerSecond;
+    --seconds;
+  }
+  int64_t days = seconds / kSecondsPerDay;
+  int64_t in_day = seconds % kSecondsPerDay;
+  if (in_day < 0) {
+    in_day += kSecondsPerDay;
+    --days;
+  }
+  const Civil c = CivilFromDays(days);
   std::string out = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", c.year, c.month, c.day,
                                 in_day / 3600, in_day / 60 % 60, in_day % 60);
   if (fraction != 0) {

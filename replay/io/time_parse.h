@@ -26,6 +26,10 @@ engine::StatusOr<int64_t> ParseRfc3339(std::string_view text);
 // The inverse, for messages and round trips: "2024-03-19T20:49:17Z", with a 6-digit fraction
 // only when the value has one ("...:17.250000Z").
 std::string FormatRfc3339(int64_t micros);
+// The same into a buffer, without allocating: "YYYY-MM-DDThh:mm:ss[.ffffff]Z", the fraction
+// always when `always_fraction` (the generators' fixed 27 characters), else only when non-zero.
+// Returns the length, or 0 when the year is outside 0000-9999 (FormatRfc3339 handles those).
+size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]);
 
 // A Go duration string (time.ParseDuration) in microseconds: a sequence of decimal numbers with
 // optional fraction and a unit each — "300ms", "1.5h", "2h45m", "10us" (also "µs"), "0". Units:
