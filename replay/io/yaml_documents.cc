@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <optional>
+#include <string_view>
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -84,8 +85,8 @@ std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& te
   tbb::parallel_for(size_t{0}, chunks, [&](size_t k) {
     const size_t begin = bounds[k];
     const size_t end = bounds[k + 1];
-    std::string chunk(static_cast<size_t>(std::count(text.begin(), text.begin() + begin, '\n')),
-                      '\n');
+    const std::string_view before(text.data(), begin);
+    std::string chunk(static_cast<size_t>(std::count(before.begin(), before.end(), '\n')), '\n');
     chunk.append(text, begin, end - begin);
     try {
       parsed[k] = YAML::LoadAll(chunk);
