@@ -175,7 +175,17 @@ engine::StatusOr<int64_t> ParseRfc3339(std::string_view text) {
   return seconds * kMicrosPerSecond + fraction_micros;
 }
 
-size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
+namespace {
+
+// An instant as a civil date, the second of its day and the microseconds of its second (floored,
+// so that times before 1970 split the same way).
+struct Instant {
+  Civil date;
+  int64_t second_of_day;
+  int64_t fraction;
+};
+
+Instant SplitMicros(int64_t micros) {
   int64_t seconds = micros / kMicrosPerSecond;
   int64_t fraction = micros % kMicrosPerSecond;
   if (fraction < 0) {
@@ -188,7 +198,16 @@ size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
     in_day += kSecondsPerDay;
     --days;
   }
-  const Civil c = CivilFromDays(days);
+  return Instant{CivilFromDays(days), in_day, fraction};
+}
+
+}  // namespace
+
+size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
+  const Instant t = SplitMicros(micros);
+  const Civil& c = t.date;
+  const int64_t in_day = t.second_of_day;
+  const int64_t fraction = t.fraction;
   if (c.year < 0 || c.year > 9999) {
     return 0;
   }
@@ -226,19 +245,10 @@ std::string FormatRfc3339(int64_t micros) {
   if (const size_t size = WriteRfc3339(micros, false, text); size > 0) {
     return std::string(text, size);
   }
-  int64_t seconds = micros / kMicrosPerSecond;
-  int64_t fraction = micros % kMicrosPerSecond;
-  if (fraction < 0) {
-    fraction += kMicrosPerSecond;
-    --seconds;
-  }
-  int64_t days = seconds / kSecondsPerDay;
-  int64_t in_day = seconds % kSecondsPerDay;
-  if (in_day < 0) {
-    in_day += kSecondsPerDay;
-    --days;
-  }
-  const Civil c = CivilFromDays(days);
+  const Instant t = SplitMicros(micros);
+  const Civil& c = t.date;
+  const int64_t in_day = t.second_of_day;
+  const int64_t fraction = t.fraction;
   std::string out = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", c.year, c.month, c.day,
                                 in_day / 3600, in_day / 60 % 60, in_day % 60);
   if (fraction != 0) {
