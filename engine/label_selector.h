@@ -14,4 +14,10 @@ namespace engine {
 
 bool Matches(const LabelSelector& selector, const std::map<std::string, std::string>& labels);
 
+// True when `selector` is `{}`: it matches every label set, so callers need not look the labels
+// up (a namespace's, per requeued workload, is a string-keyed map lookup).
+inline bool MatchesEverything(const LabelSelector& selector) {
+  return !selector.is_null && selector.match_labels.empty() && selector.match_expressions.empty();
+}
+
 }  // namespace engine

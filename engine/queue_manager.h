@@ -223,6 +223,12 @@ class QueueManager {
   void Fix(CqQueue& q, uint32_t i);
   void HeapPush(CqId cq, WorkloadId id);
   void HeapErase(CqQueue& q, WorkloadId id);
+  // Several at once: one by one when few, else by one O(n) rebuild (same pop order, see
+  // queue_heap.cc). `ids` may be scratch_: neither changes it.
+  static bool RebuildPays(size_t changed, size_t size);
+  void Heapify(CqQueue& q);
+  void HeapEraseMany(CqId cq, const std::vector<WorkloadId>& ids);
+  void HeapPushMany(CqId cq, const std::vector<WorkloadId>& ids);
 
   void InadmissibleInsert(CqId cq, WorkloadId id);
   void InadmissibleErase(CqQueue& q, WorkloadId id);

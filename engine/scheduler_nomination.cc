@@ -101,6 +101,9 @@ void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
 bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
   const std::string& ns = w.spec->name_space;
   const LabelSelector& selector = cluster_.Spec(cq).namespace_selector;
+  if (MatchesEverything(selector)) {
+    return true;
+  }
   if (auto it = namespace_labels_.find(ns); it != namespace_labels_.end()) {
     return Matches(selector, it->second);
   }

@@ -42,21 +42,28 @@ void AppendInvalid(std::vector<std::string>& errors, std::string_view path,
 
 std::string ValidateResources(const WorkloadSpec& spec) {
   std::vector<std::string> errors;
+  // Paths are formatted only for a field that is invalid: this runs for every workload added.
   for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
     const PodResources& pod = spec.pod_sets[i].resources;
-    std::string pod_path = fmt::format("spec.podSets[{}].template.spec", i);
+    auto pod_path = [i] { return fmt::format("spec.podSets[{}].template.spec", i); };
     for (size_t c = 0; c < pod.init_containers.size(); ++c) {
       const ContainerResources& r = pod.init_containers[c];
-      AppendInvalid(errors, fmt::format("{}.initContainers[{}]", pod_path, c),
-                    GreaterThanLimits(r.requests, r.limits));
+      std::vector<std::string> greater = GreaterThanLimits(r.requests, r.limits);
+      if (!greater.empty()) {
+        AppendInvalid(errors, fmt::format("{}.initContainers[{}]", pod_path(), c), greater);
+      }
     }
     for (size_t c = 0; c < pod.containers.size(); ++c) {
       const ContainerResources& r = pod.containers[c];
-      AppendInvalid(errors, fmt::format("{}.containers[{}]", pod_path, c),
-                    GreaterThanLimits(r.requests, r.limits));
+      std::vector<std::string> greater = GreaterThanLimits(r.requests, r.limits);
+      if (!greater.empty()) {
+        AppendInvalid(errors, fmt::format("{}.containers[{}]", pod_path(), c), greater);
+      }
     }
-    AppendInvalid(errors, fmt::format("{}.resources", pod_path),
-                  GreaterThanLimits(pod.pod_requests, pod.pod_limits));
+    std::vector<std::string> greater = GreaterThanLimits(pod.pod_requests, pod.pod_limits);
+    if (!greater.empty()) {
+      AppendInvalid(errors, fmt::format("{}.resources", pod_path()), greater);
+    }
   }
   if (errors.empty()) {
     return "";

@@ -502,5 +502,55 @@ TEST_F(QueueManagerTest, RandomOperationsMatchSortedReference) {
   }
 }
 
+// Bulk moves and requeues of most of a heap rebuild it in one pass (queue_heap.cc) instead of one
+// sift per member: the heads must still pop in exactly the sorted reference order.
+TEST_F(QueueManagerTest, HeapRebuildsKeepPopOrder) {
+  Cq("cq");
+  Build();
+  std::mt19937 rng(5);
+  const std::vector<const char*> cpus = {"1", "2", "3"};  // three hashes: large bulk moves
+  std::vector<WorkloadId> ids;
+  for (int i = 0; i < 400; ++i) {
+    ids.push_back(Add(Cat({"w", std::to_string(i)}), "cq",
+                      O().Prio(static_cast<int32_t>(rng() % 3))
+                          .At(static_cast<TimeMicros>(rng() % 5))
+                          .Uid(Cat({"u", std::to_string(rng() % 40), "-", std::to_string(i)}))
+                          .Cpu(cpus[rng() % cpus.size()])));
+  }
+  auto less = [&](WorkloadId a, WorkloadId b) {
+    return QueueOrderLess(store_->Get(a), store_->Get(b));
+  };
+  std::vector<WorkloadId> active;
+  for (WorkloadId id : ids) {
+    queues_->Push(id, kNow);
+    active.push_back(id);
+  }
+  int bulk_moves = 0;
+  for (int round = 0; round < 60; ++round) {
+    if (active.empty() || rng() % 4 == 0) {
+      queues_->QueueAllInadmissible(kNow, cycle_);  // everything inadmissible comes back at once
+      active.clear();
+      for (WorkloadId id : ids) {
+        if (queues_->Location(id) == L::kActive) {
+          active.push_back(id);
+        }
+      }
+      ASSERT_EQ(active.size(), ids.size()) << "round " << round;
+      continue;
+    }
+    WorkloadId head = PopOne("cq");
+    ASSERT_EQ(head, *std::min_element(active.begin(), active.end(), less)) << "round " << round;
+    const uint64_t hash = store_->Get(head).scheduling_hash;
+    const size_t before = active.size();
+    std::erase_if(active, [&](WorkloadId id) { return store_->Get(id).scheduling_hash == hash; });
+    bulk_moves += before - active.size() > 20 ? 1 : 0;
+    queues_->Requeue(head, R::kNoFit, kNow, cycle_);
+    std::vector<WorkloadId> sorted = active;
+    std::sort(sorted.begin(), sorted.end(), less);
+    ASSERT_EQ(queues_->PendingActive(Id("cq")), sorted) << "round " << round;
+  }
+  EXPECT_GT(bulk_moves, 10);  // the rebuild path ran, not only single sifts
+}
+
 }  // namespace
 }  // namespace engine
