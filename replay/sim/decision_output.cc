@@ -190,26 +190,41 @@ void WritePodSetAssignmentJson(const engine::Cluster& cluster, const engine::Pod
   out.BeginObject();
   out.Key("count");
   out.Int(ps.count);
-  std::map<std::string, std::string> flavors;
-  std::map<std::string, int64_t> usage;
+  // By resource name; a resource given twice keeps its last choice. A handful per pod set:
+  // sorted in a small vector (one line per decision, no map nodes).
+  struct Row {
+    std::string_view resource;
+    std::string_view flavor;
+    int64_t amount;
+  };
+  thread_local std::vector<Row> rows;
+  rows.clear();
   for (const engine::FlavorChoice& c : ps.flavors) {
-    flavors[cluster.Name(c.resource)] = cluster.Name(c.flavor);
-    usage[cluster.Name(c.resource)] = c.amount.value();
+    rows.push_back({cluster.Name(c.resource), cluster.Name(c.flavor), c.amount.value()});
   }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.resource < b.resource; });
+  auto last_of_name = [](size_t i) {
+    return i + 1 == rows.size() || rows[i + 1].resource != rows[i].resource;
+  };
   out.Key("flavors");
   out.BeginObject();
-  for (const auto& [r, f] : flavors) {
-    out.Key(r);
-    out.String(f);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (last_of_name(i)) {
+      out.Key(rows[i].resource);
+      out.String(rows[i].flavor);
+    }
   }
   out.EndObject();
   out.Key("name");
   out.String(ps.name);
   out.Key("resourceUsage");
   out.BeginObject();
-  for (const auto& [r, v] : usage) {
-    out.Key(r);
-    out.Int(v);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (last_of_name(i)) {
+      out.Key(rows[i].resource);
+      out.Int(rows[i].amount);
+    }
   }
   out.EndObject();
   out.EndObject();

@@ -1,3 +1,7 @@
+#include <algorithm>
+#include <array>
+
+#include "engine/base/check.h"
 #include "engine/base/phase_profile.h"
 #include "replay/sim/shard_simulator_impl.h"
 
@@ -5,27 +9,41 @@ namespace replay {
 
 void ShardSimulator::Impl::LogSimple(
     std::string_view type, const engine::Workload& w,
-    std::initializer_list<std::pair<std::string_view, std::string>> extra) {
+    std::initializer_list<std::pair<std::string_view, std::string_view>> extra) {
   if (!logging) {
     return;
   }
   engine::PhaseScope profile(engine::Phase::kOutput);
-  // Keys in sorted order: extra keys are passed sorted and merged around the fixed ones.
-  std::map<std::string_view, std::string> fields;
-  for (const auto& [k, v] : extra) {
-    fields.emplace(k, v);
+  // Keys in sorted order: `extra` (a handful) merged with the fixed keys; on a duplicate key the
+  // first given wins, extra before fixed.
+  using Field = std::pair<std::string_view, std::string_view>;
+  std::array<Field, 8> fields;
+  size_t count = 0;
+  TALLY_CHECK(extra.size() + 4 <= fields.size());
+  for (const Field& f : extra) {
+    fields[count++] = f;
   }
   if (engine::IsValid(w.cluster_queue)) {
-    fields.emplace("clusterQueue", cluster().Name(w.cluster_queue));
+    fields[count++] = {"clusterQueue", cluster().Name(w.cluster_queue)};
   }
-  fields.emplace("time", FormatRfc3339(now));
-  fields.emplace("type", std::string(type));
-  fields.emplace("workload", w.key);
-  JsonWriter out;
+  char time_text[32];
+  const size_t time_size = WriteRfc3339(now, false, time_text);
+  const std::string time_fallback = time_size == 0 ? FormatRfc3339(now) : std::string();
+  fields[count++] = {"time", time_size > 0 ? std::string_view(time_text, time_size)
+                                           : std::string_view(time_fallback)};
+  fields[count++] = {"type", type};
+  fields[count++] = {"workload", w.key};
+  std::stable_sort(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(count),
+                   [](const Field& a, const Field& b) { return a.first < b.first; });
+  JsonWriter& out = line_writer;
+  out.Clear();
   out.BeginObject();
-  for (const auto& [k, v] : fields) {
-    out.Key(k);
-    out.String(v);
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0 && fields[i].first == fields[i - 1].first) {
+      continue;
+    }
+    out.Key(fields[i].first);
+    out.String(fields[i].second);
   }
   out.EndObject();
   log.Write(now, out.str());
@@ -39,7 +57,8 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
   const engine::Workload& w = store().Get(entry.workload);
   engine::NodeId node = cluster().ClusterQueueNode(entry.cq);
   const engine::ResourceTree& tree = cluster().tree();
-  JsonWriter out;
+  JsonWriter& out = line_writer;
+  out.Clear();
   out.BeginObject();
   // Borrowed per flavor/resource: the part of this workload's usage above the CQ's nominal.
   out.Key("borrowed");
@@ -76,7 +95,12 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
   }
   out.EndArray();
   out.Key("time");
-  out.String(FormatRfc3339(now));
+  char time_text[32];
+  if (const size_t size = WriteRfc3339(now, false, time_text); size > 0) {
+    out.String(std::string_view(time_text, size));
+  } else {
+    out.String(FormatRfc3339(now));
+  }
   out.Key("type");
   out.String(type);
   out.Key("workload");

@@ -114,6 +114,7 @@ struct ShardSimulator::Impl {
   SimulatorOptions options;
   bool logging;
   ShardLog log;
+  JsonWriter line_writer;  // reused for every decision line
   ReplayStats stats;
   FlavorSupplyModel supply;
 
@@ -173,7 +174,7 @@ struct ShardSimulator::Impl {
   // --- Decisions log ---
 
   void LogSimple(std::string_view type, const engine::Workload& w,
-                 std::initializer_list<std::pair<std::string_view, std::string>> extra = {});
+                 std::initializer_list<std::pair<std::string_view, std::string_view>> extra = {});
 
   void LogAdmission(const engine::CycleEntry& entry, std::string_view type);
 
