@@ -400,9 +400,11 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
     return;
   }
   scratch_.clear();
+  const bool filter =
+      namespace_filter_ && !(selects_all_namespaces_ && selects_all_namespaces_(cq));
   for (WorkloadId id : q.inadmissible) {
     const Entry& e = entries_[Index(id)];
-    if (BackoffExpired(e, now) && (!namespace_filter_ || namespace_filter_(cq, store_.Get(id)))) {
+    if (BackoffExpired(e, now) && (!filter || namespace_filter_(cq, store_.Get(id)))) {
       scratch_.push_back(id);
     }
   }

@@ -150,7 +150,13 @@ class QueueManager {
   // next placement decision (Push, Requeue, QueueInadmissible).
   void SetRequeueState(WorkloadId id, std::optional<TimeMicros> requeue_at, bool requeued_false);
   // Namespace check of QueueInadmissible; none set = every namespace matches.
-  void SetNamespaceFilter(NamespaceFilter filter) { namespace_filter_ = std::move(filter); }
+  // `selects_all(cq)` true means every namespace matches cq's selector: the filter is then not
+  // called (it reads each workload, one cache miss per inadmissible workload per requeue).
+  using SelectsAllNamespaces = std::function<bool(CqId cq)>;
+  void SetNamespaceFilter(NamespaceFilter filter, SelectsAllNamespaces selects_all = nullptr) {
+    namespace_filter_ = std::move(filter);
+    selects_all_namespaces_ = std::move(selects_all);
+  }
 
   // Re-resolves every orphan's LocalQueue (WorkloadStore::ResolveQueue; a stopped one does not
   // resolve), sets its cluster_queue and puts the resolved ones straight into their heaps (Kueue's
@@ -255,6 +261,7 @@ class QueueManager {
   std::unordered_map<WorkloadId, std::string> orphan_keys_;           // orphan -> its key
   size_t active_count_ = 0;
   NamespaceFilter namespace_filter_;
+  SelectsAllNamespaces selects_all_namespaces_;
   std::vector<CqId> cqs_by_name_;    // cache; rebuilt when the number of CQs changes
   std::vector<uint32_t> name_rank_;  // by CqId: position in cqs_by_name_
   std::vector<uint32_t> pop_ranks_;  // PopHeads scratch

@@ -296,7 +296,8 @@ Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queue
     : cluster_(cluster), store_(store), queues_(queues), options_(options) {
   // Kueue moves an inadmissible workload back only while its namespace still matches.
   queues_.SetNamespaceFilter(
-      [this](CqId cq, const Workload& w) { return NamespaceMatches(w, cq); });
+      [this](CqId cq, const Workload& w) { return NamespaceMatches(w, cq); },
+      [this](CqId cq) { return MatchesEverything(cluster_.Spec(cq).namespace_selector); });
 }
 
 Scheduler::~Scheduler() = default;

@@ -319,6 +319,29 @@ TEST_F(QueueManagerTest, NamespaceFilterKeepsMismatchedWorkloadsParked) {
   EXPECT_EQ(queues_->Location(w), L::kActive);
 }
 
+// A ClusterQueue that selects every namespace skips the per-workload filter altogether.
+TEST_F(QueueManagerTest, SelectsAllNamespacesSkipsTheFilter) {
+  Cq("all");
+  Cq("some");
+  Build();
+  WorkloadId a = Push("a", "all");
+  WorkloadId b = Push("b", "some");
+  ASSERT_EQ(queues_->PopHeads(++cycle_).size(), 2u);
+  queues_->Requeue(a, R::kNamespaceMismatch, kNow, cycle_);
+  queues_->Requeue(b, R::kNamespaceMismatch, kNow, cycle_);
+  int filter_calls = 0;
+  queues_->SetNamespaceFilter(
+      [&](CqId, const Workload&) {
+        ++filter_calls;
+        return false;
+      },
+      [&](CqId cq) { return cq == Id("all"); });
+  queues_->QueueAllInadmissible(kNow, cycle_);
+  EXPECT_EQ(queues_->Location(a), L::kActive);
+  EXPECT_EQ(queues_->Location(b), L::kInadmissible);
+  EXPECT_EQ(filter_calls, 1);  // only for b
+}
+
 // --- Orphans, removal, counts --------------------------------------------------------------
 
 TEST_F(QueueManagerTest, WorkloadsWithoutAQueueAreOrphansUntilAdopted) {
