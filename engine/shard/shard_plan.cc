@@ -1,21 +1,21 @@
 #include "engine/shard/shard_plan.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
 
+#include "engine/base/slash_join.h"
+
 namespace engine {
 namespace {
 
 std::string Key(std::string_view kind, std::string_view name) {
-  return fmt::format("{}/{}", kind, name);
+  return SlashJoin(kind, name);
 }
 
 std::string WorkloadName(const WorkloadSpec& w) {
-  return fmt::format("{}/{}", w.name_space, w.name);
+  return SlashJoin(w.name_space, w.name);
 }
 
 }  // namespace
@@ -31,7 +31,7 @@ int ShardPlan::ShardOfWorkload(const WorkloadSpec& w) const {
   if (w.admission && !w.admission->cluster_queue.empty()) {
     return ShardOf("ClusterQueue", w.admission->cluster_queue);
   }
-  return ShardOf("LocalQueue", fmt::format("{}/{}", w.name_space, w.queue_name));
+  return ShardOf("LocalQueue", SlashJoin(w.name_space, w.queue_name));
 }
 
 int ShardPlan::Route(std::string_view kind, std::string_view name,
@@ -72,7 +72,7 @@ ClusterSpec ShardPlan::ManifestsFor(int shard, const ClusterSpec& all) const {
     }
   }
   for (const LocalQueueSpec& lq : all.local_queues) {
-    if (ShardOf("LocalQueue", fmt::format("{}/{}", lq.name_space, lq.name)) == shard) {
+    if (ShardOf("LocalQueue", SlashJoin(lq.name_space, lq.name)) == shard) {
       part.local_queues.push_back(lq);
     }
   }
@@ -136,14 +136,14 @@ void ShardPlanner::AddClusterQueue(const ClusterQueueSpec& cq) {
 }
 
 void ShardPlanner::AddLocalQueue(const LocalQueueSpec& lq) {
-  uint32_t node = Node("LocalQueue", fmt::format("{}/{}", lq.name_space, lq.name));
+  uint32_t node = Node("LocalQueue", SlashJoin(lq.name_space, lq.name));
   if (!lq.cluster_queue.empty()) {
     Join(node, Node("ClusterQueue", lq.cluster_queue));
   }
 }
 
 void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
-  uint32_t node = Node("LocalQueue", fmt::format("{}/{}", w.name_space, w.queue_name));
+  uint32_t node = Node("LocalQueue", SlashJoin(w.name_space, w.queue_name));
   if (w.admission && !w.admission->cluster_queue.empty()) {
     Join(node, Node("ClusterQueue", w.admission->cluster_queue));
   }

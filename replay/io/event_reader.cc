@@ -10,6 +10,7 @@
 
 #include <simdjson.h>
 
+#include "engine/base/slash_join.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/time_parse.h"
 #include "replay/io/workload_json.h"
@@ -461,7 +462,7 @@ ReadResult EventLineParser::ParseDeletedObject(std::string_view object_json, Tra
         != simdjson::SUCCESS) {
       name_space = "default";
     }
-    event.name = fmt::format("{}/{}", name_space, event.name);
+    event.name = engine::SlashJoin(name_space, event.name);
   } else if (std::find(std::begin(kClusterScoped), std::end(kClusterScoped), kind)
              == std::end(kClusterScoped)) {
     error = MakeError(EventErrorReason::kUnsupportedKind, "object.kind",
@@ -584,7 +585,7 @@ ReadResult EventLineParser::Parse(const char* data, size_t size, size_t capacity
     if (ParseWorkloadJsonFast(impl_->parser, object_view, path, wl) == FastParse::kParsed)
         [[likely]] {
       event.kind = "Workload";
-      event.name = fmt::format("{}/{}", wl.name_space, wl.name);
+      event.name = engine::SlashJoin(wl.name_space, wl.name);
       event.object.workloads.push_back(std::move(wl));
       return ReadResult::kEvent;
     }

@@ -30,7 +30,12 @@ std::string Child(std::string_view path, std::string_view key) {
   if (path.empty()) {
     return std::string(key);
   }
-  return fmt::format("{}.{}", path, key);
+  std::string out;  // not fmt::format: this runs for every field of every manifest object
+  out.reserve(path.size() + 1 + key.size());
+  out.append(path);
+  out.push_back('.');
+  out.append(key);
+  return out;
 }
 
 std::string Index(std::string_view path, size_t i) {
@@ -76,7 +81,15 @@ const char* ShapeName(const YAML::Node& node) {
 // --- FieldLines --------------------------------------------------------------------------------
 
 std::string FieldLines::Key(const engine::SourceRef& object, std::string_view path) {
-  return fmt::format("{}\x1f{}\x1f{}\x1f{}", object.file, object.document, object.line, path);
+  // file, document, line and path, separated by U+001F (never in a path or file name here).
+  std::string key = object.file;
+  key += '\x1f';
+  key += std::to_string(object.document);
+  key += '\x1f';
+  key += std::to_string(object.line);
+  key += '\x1f';
+  key.append(path);
+  return key;
 }
 
 void FieldLines::Record(const engine::SourceRef& object, const std::string& path, int line) {

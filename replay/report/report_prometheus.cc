@@ -71,7 +71,11 @@ class PromWriter {
       out_ += '{';
       const char* sep = "";
       for (const auto& [key, v] : labels) {
-        out_ += fmt::format("{}{}=\"{}\"", sep, key, internal::PrometheusLabelEscape(v));
+        out_ += sep;  // appended, not formatted: thousands of samples per report
+        out_ += key;
+        out_ += "=\"";
+        out_ += internal::PrometheusLabelEscape(v);
+        out_ += '"';
         sep = ",";
       }
       out_ += '}';

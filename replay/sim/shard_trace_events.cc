@@ -1,5 +1,6 @@
 // Trace events applied to one shard: Workload ADDED/MODIFIED/DELETED, device and configuration
 // changes (replay/sim/shard_simulator_impl.h).
+#include "engine/base/slash_join.h"
 #include "replay/sim/shard_simulator_impl.h"
 
 namespace replay {
@@ -35,7 +36,7 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   if (!reserved) {
     spec.admission.reset();
   }
-  std::string local_queue = fmt::format("{}/{}", spec.name_space, spec.queue_name);
+  std::string local_queue = engine::SlashJoin(spec.name_space, spec.queue_name);
   std::string workload_class = spec.workload_class;
   bool active = spec.active;
   engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
