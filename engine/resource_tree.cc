@@ -91,28 +91,45 @@ void ResourceTree::MarkDirty(NodeId node) {
   dirty_.push_back(node);
 }
 
-NodeId ResourceTree::FindRootOrCycle(NodeId node, std::vector<NodeId>& chain) const {
-  // A chain longer than the number of nodes must revisit one: that is a cycle.
-  chain.clear();
-  for (NodeId n = node; IsValid(n); n = Parent(n)) {
-    chain.push_back(n);
-    if (chain.size() > meta_.size()) {
-      return kInvalidId<NodeId>;
-    }
-  }
-  return chain.back();
-}
-
+// Each dirty node's root, or the fact that its chain enters a cycle, in one pass: a walk up stops
+// at the first node already resolved in this Refresh, so every node is walked at most once.
+// (Walking each dirty node to its root, and marking a cycle's component once per dirty member, cost
+// N^2 steps for a cohort chain N deep or a cycle of N cohorts: robustness findings 05 and 18.)
 void ResourceTree::Refresh() {
   state_version_ += dirty_.empty() ? 0 : 1;
+  walk_.resize(meta_.size());
+  ++walk_epoch_;
   std::vector<NodeId> roots;
-  std::vector<NodeId> chain;
+  std::vector<NodeId>& path = scratch_;
   for (NodeId d : dirty_) {
-    NodeId root = FindRootOrCycle(d, chain);
-    if (IsValid(root)) {
-      roots.push_back(root);
-    } else {
-      MarkCycleComponent(chain);
+    path.clear();
+    NodeId result = kInvalidId<NodeId>;  // the root, or invalid: the chain enters a cycle
+    for (NodeId n = d;;) {
+      Walk& w = walk_[Index(n)];
+      if (w.epoch == walk_epoch_) {
+        if (w.open) {
+          MarkCycleComponent(n);  // back on this walk's own path: n lies on a cycle
+        } else {
+          result = w.root;
+        }
+        break;
+      }
+      w.epoch = walk_epoch_;
+      w.open = true;
+      path.push_back(n);
+      const NodeId parent = Parent(n);
+      if (!IsValid(parent)) {
+        result = n;
+        break;
+      }
+      n = parent;
+    }
+    for (NodeId n : path) {
+      walk_[Index(n)].open = false;
+      walk_[Index(n)].root = result;
+    }
+    if (IsValid(result)) {
+      roots.push_back(result);
     }
   }
   dirty_.clear();
@@ -130,18 +147,18 @@ void ResourceTree::RecomputeAll() {
   Refresh();
 }
 
-void ResourceTree::MarkCycleComponent(std::span<const NodeId> chain) {
-  // The last node of an over-long chain lies on the cycle; everything that reaches the cycle is a
-  // descendant of it through the children lists.
-  std::vector<uint8_t> visited(meta_.size(), 0);
-  std::vector<NodeId> stack = {chain.back()};
+void ResourceTree::MarkCycleComponent(NodeId on_cycle) {
+  // Everything that reaches the cycle is a descendant of any of its nodes through the children
+  // lists. Components are disjoint (one parent per node): each node is marked once per Refresh.
+  std::vector<NodeId> stack = {on_cycle};
   while (!stack.empty()) {
     NodeId n = stack.back();
     stack.pop_back();
-    if (visited[Index(n)] != 0) {
+    Walk& w = walk_[Index(n)];
+    if (w.marked_epoch == walk_epoch_) {
       continue;
     }
-    visited[Index(n)] = 1;
+    w.marked_epoch = walk_epoch_;
     NodeMeta& meta = meta_[Index(n)];
     if (!meta.in_cycle) {
       meta.in_cycle = true;

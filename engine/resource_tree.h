@@ -272,10 +272,8 @@ class ResourceTree {
   }
 
   void MarkDirty(NodeId node);
-  // Walks up from `node`; returns the root, or kInvalidId if the chain enters a cycle.
-  NodeId FindRootOrCycle(NodeId node, std::vector<NodeId>& chain) const;
   void RecomputeTree(NodeId root);
-  void MarkCycleComponent(std::span<const NodeId> chain);
+  void MarkCycleComponent(NodeId on_cycle);
   // The recursions of RawAvailable / PotentialAvailable, visiting at most `budget` nodes.
   // The walks behind RawAvailable / PotentialAvailable. REQUIRES: !InCycle(node).
   Quantity RawAvailableAcyclic(NodeId node, FrSlot slot) const;
@@ -286,7 +284,16 @@ class ResourceTree {
   std::vector<NodeMeta> meta_;
   std::vector<std::vector<NodeId>> children_;
   std::vector<NodeId> dirty_;
-  std::vector<NodeId> scratch_;                   // reused by Refresh and path walks
+  std::vector<NodeId> scratch_;  // reused by Refresh and path walks
+  // Refresh's per-node walk state, valid where epoch == walk_epoch_ (no clearing per Refresh).
+  struct Walk {
+    uint32_t epoch = 0;
+    uint32_t marked_epoch = 0;         // marked in a cycle's component in this Refresh
+    NodeId root = kInvalidId<NodeId>;  // resolved: the root, or invalid for a cycle
+    bool open = false;                 // on the walk in progress
+  };
+  std::vector<Walk> walk_;
+  uint32_t walk_epoch_ = 0;
   std::vector<uint32_t> slot_group_;              // FrSlot -> group, kNoGroup when alone
   std::vector<std::vector<FrSlot>> group_slots_;  // group -> its slots
   uint32_t generation_freeze_ = 0;

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <iterator>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "engine/cluster.h"
@@ -42,32 +44,132 @@ std::vector<NodeId> Children(const Cluster& cluster, NodeId node) {
   return SortedByName(cluster, std::move(out));
 }
 
-// Slots shown for a node: the ones it declares plus, for cohorts, those of its whole subtree, in
-// slot order (first-seen order of the manifests). `visiting` guards against cohort cycles.
-void CollectSlots(const Cluster& cluster, NodeId node, std::set<uint32_t>& slots,
-                  std::set<uint32_t>& visiting) {
-  if (!visiting.insert(engine::Index(node)).second) {
-    return;
+// Slots shown for each node: the ones it declares plus those of its whole subtree (everything
+// that reaches it through parents), in slot order. Computed once for the forest, in time linear in
+// nodes x slots and without recursion: a cohort chain 100,000 deep and a cycle of 100,000 cohorts
+// are valid inputs (robustness findings 05 and 18; collecting each node's subtree again was
+// quadratic and recursed once per level).
+class SlotIndex {
+ public:
+  explicit SlotIndex(const Cluster& cluster) : slots_(cluster.tree().num_nodes()) {
+    const ResourceTree& tree = cluster.tree();
+    const uint32_t n = tree.num_nodes();
+    std::vector<uint8_t> on_cycle = OnCycle(tree);
+    // Off-cycle nodes have acyclic subtrees (a child of an off-cycle node is off the cycle):
+    // children first, by an explicit post-order.
+    std::vector<uint8_t> done(n, 0);
+    std::vector<std::pair<NodeId, size_t>> stack;  // node, next child
+    for (uint32_t i = 0; i < n; ++i) {
+      if (on_cycle[i] != 0 || done[i] != 0) {
+        continue;
+      }
+      stack.emplace_back(engine::MakeId<NodeId>(i), 0);
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        std::span<const NodeId> children = tree.Children(node);
+        if (next < children.size()) {
+          NodeId child = children[next++];
+          if (done[engine::Index(child)] == 0) {
+            stack.emplace_back(child, 0);
+          }
+          continue;
+        }
+        std::vector<uint32_t>& own = slots_[engine::Index(node)];
+        AddDeclared(cluster, node, own);
+        for (NodeId child : children) {
+          Merge(slots_[engine::Index(child)], own);
+        }
+        done[engine::Index(node)] = 1;
+        stack.pop_back();
+      }
+    }
+    // Every node of a cycle reaches the whole component: the cycle's own declared slots and its
+    // off-cycle children's subtrees, shared by all of the cycle's nodes.
+    std::vector<uint8_t> assigned(n, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (on_cycle[i] == 0 || assigned[i] != 0) {
+        continue;
+      }
+      std::vector<uint32_t> component;
+      std::vector<NodeId> members;
+      NodeId node = engine::MakeId<NodeId>(i);
+      do {
+        members.push_back(node);
+        AddDeclared(cluster, node, component);
+        for (NodeId child : tree.Children(node)) {
+          if (on_cycle[engine::Index(child)] == 0) {
+            Merge(slots_[engine::Index(child)], component);
+          }
+        }
+        node = tree.Parent(node);
+      } while (engine::Index(node) != i);
+      for (NodeId member : members) {
+        assigned[engine::Index(member)] = 1;
+        slots_[engine::Index(member)] = component;
+      }
+    }
   }
-  for (FrSlot slot : cluster.DeclaredSlots(node)) {
-    slots.insert(engine::Index(slot));
-  }
-  for (NodeId child : cluster.tree().Children(node)) {
-    CollectSlots(cluster, child, slots, visiting);
-  }
-}
 
-std::vector<FrSlot> ShownSlots(const Cluster& cluster, NodeId node) {
-  std::set<uint32_t> slots;
-  std::set<uint32_t> visiting;
-  CollectSlots(cluster, node, slots, visiting);
-  std::vector<FrSlot> out;
-  out.reserve(slots.size());
-  for (uint32_t s : slots) {
-    out.push_back(engine::MakeId<FrSlot>(s));
+  std::vector<FrSlot> Of(NodeId node) const {
+    std::vector<FrSlot> out;
+    out.reserve(slots_[engine::Index(node)].size());
+    for (uint32_t s : slots_[engine::Index(node)]) {
+      out.push_back(engine::MakeId<FrSlot>(s));
+    }
+    return out;
   }
-  return out;
-}
+
+ private:
+  // Nodes on a parent cycle (not those hanging below one): one walk up per unvisited node, each
+  // node walked once.
+  static std::vector<uint8_t> OnCycle(const ResourceTree& tree) {
+    const uint32_t n = tree.num_nodes();
+    std::vector<uint8_t> on_cycle(n, 0);
+    std::vector<uint32_t> walk(n, 0);  // the walk that first reached the node, 0 = none
+    for (uint32_t i = 0; i < n; ++i) {
+      if (walk[i] != 0 || !tree.InCycle(engine::MakeId<NodeId>(i))) {
+        continue;
+      }
+      const uint32_t id = i + 1;
+      NodeId node = engine::MakeId<NodeId>(i);
+      while (engine::IsValid(node) && walk[engine::Index(node)] == 0) {
+        walk[engine::Index(node)] = id;
+        node = tree.Parent(node);
+      }
+      if (engine::IsValid(node) && walk[engine::Index(node)] == id) {
+        NodeId start = node;  // this walk closed a loop at `start`: the loop is the cycle
+        do {
+          on_cycle[engine::Index(node)] = 1;
+          node = tree.Parent(node);
+        } while (node != start);
+      }
+    }
+    return on_cycle;
+  }
+
+  static void AddDeclared(const Cluster& cluster, NodeId node, std::vector<uint32_t>& into) {
+    std::vector<uint32_t> declared;
+    for (FrSlot slot : cluster.DeclaredSlots(node)) {
+      declared.push_back(engine::Index(slot));
+    }
+    std::sort(declared.begin(), declared.end());
+    declared.erase(std::unique(declared.begin(), declared.end()), declared.end());
+    Merge(declared, into);
+  }
+
+  // into = into U from (both sorted, no duplicates).
+  static void Merge(const std::vector<uint32_t>& from, std::vector<uint32_t>& into) {
+    if (from.empty()) {
+      return;
+    }
+    std::vector<uint32_t> merged;
+    merged.reserve(from.size() + into.size());
+    std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(merged));
+    into = std::move(merged);
+  }
+
+  std::vector<std::vector<uint32_t>> slots_;  // by node
+};
 
 std::vector<NodeId> Roots(const Cluster& cluster) {
   std::vector<NodeId> roots;
@@ -123,11 +225,20 @@ std::string NodeHeader(const Cluster& cluster, NodeId node) {
                      tree.Generation(node));
 }
 
-void AppendNodeText(const Cluster& cluster, NodeId node, int depth, std::string& out) {
+// Indentation stops growing at this depth, and deeper nodes say their depth instead: a chain
+// thousands of levels deep would otherwise print megabytes of spaces per line.
+constexpr int kMaxIndentDepth = 32;
+
+void AppendOneNodeText(const Cluster& cluster, const SlotIndex& index, NodeId node, int depth,
+                       std::string& out) {
   const ResourceTree& tree = cluster.tree();
-  std::string indent(static_cast<size_t>(depth) * 4, ' ');
-  out += indent + NodeHeader(cluster, node) + "\n";
-  std::vector<FrSlot> slots = ShownSlots(cluster, node);
+  std::string indent(static_cast<size_t>(std::min(depth, kMaxIndentDepth)) * 4, ' ');
+  out += indent;
+  if (depth > kMaxIndentDepth) {
+    out += fmt::format("[depth {}] ", depth);
+  }
+  out += NodeHeader(cluster, node) + "\n";
+  std::vector<FrSlot> slots = index.Of(node);
   if (!slots.empty()) {
     out += fmt::format("{}    {:<32} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n", indent,
                        "flavor/resource", "nominal", "borrowLim", "lendLim", "subtree", "usage",
@@ -147,8 +258,19 @@ void AppendNodeText(const Cluster& cluster, NodeId node, int depth, std::string&
         Amount(cluster, slot, tree.Balance(node, slot)),
         is_cq && !tree.InCycle(node) ? Amount(cluster, slot, tree.Available(node, slot)) : "-");
   }
-  for (NodeId child : Children(cluster, node)) {
-    AppendNodeText(cluster, child, depth + 1, out);
+}
+
+// The tree under `root`, depth first in name order, without recursion.
+void AppendTreeText(const Cluster& cluster, const SlotIndex& index, NodeId root, std::string& out) {
+  std::vector<std::pair<NodeId, int>> stack = {{root, 0}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    AppendOneNodeText(cluster, index, node, depth, out);
+    std::vector<NodeId> children = Children(cluster, node);
+    for (auto it = children.rbegin(); it != children.rend(); ++it) {
+      stack.emplace_back(*it, depth + 1);
+    }
   }
 }
 
@@ -160,8 +282,9 @@ void WriteLimit(Quantity q, JsonWriter& out) {
   }
 }
 
-void WriteNodeJson(const Cluster& cluster, NodeId node, bool recurse, JsonWriter& out) {
-  const ResourceTree& tree = cluster.tree();
+// A node's object up to its open "children" array; WriteNodeJsonTail closes the array and writes
+// the rest. Split so that a tree is written without recursion.
+void WriteNodeJsonHead(const Cluster& cluster, NodeId node, JsonWriter& out) {
   bool is_cq = cluster.IsClusterQueueNode(node);
   out.BeginObject();
   if (is_cq) {
@@ -171,11 +294,12 @@ void WriteNodeJson(const Cluster& cluster, NodeId node, bool recurse, JsonWriter
   }
   out.Key("children");
   out.BeginArray();
-  if (recurse) {
-    for (NodeId child : Children(cluster, node)) {
-      WriteNodeJson(cluster, child, recurse, out);
-    }
-  }
+}
+
+void WriteNodeJsonTail(const Cluster& cluster, const SlotIndex& index, NodeId node,
+                       JsonWriter& out) {
+  const ResourceTree& tree = cluster.tree();
+  bool is_cq = cluster.IsClusterQueueNode(node);
   out.EndArray();
   out.Key("generation");
   out.Int(static_cast<int64_t>(tree.Generation(node)));
@@ -204,7 +328,7 @@ void WriteNodeJson(const Cluster& cluster, NodeId node, bool recurse, JsonWriter
   }
   out.Key("resources");
   out.BeginArray();
-  for (FrSlot slot : ShownSlots(cluster, node)) {
+  for (FrSlot slot : index.Of(node)) {
     engine::FlavorResource key = cluster.SlotKey(slot);
     out.BeginObject();
     out.Key("available");
@@ -243,6 +367,30 @@ void WriteNodeJson(const Cluster& cluster, NodeId node, bool recurse, JsonWriter
   out.EndObject();
 }
 
+// The node, and with `recurse` its subtree in name order, as nested objects; no recursion.
+void WriteNodeJson(const Cluster& cluster, const SlotIndex& index, NodeId node, bool recurse,
+                   JsonWriter& out) {
+  struct Frame {
+    NodeId node;
+    std::vector<NodeId> children;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  WriteNodeJsonHead(cluster, node, out);
+  stack.push_back({node, recurse ? Children(cluster, node) : std::vector<NodeId>{}});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next < top.children.size()) {
+      NodeId child = top.children[top.next++];
+      WriteNodeJsonHead(cluster, child, out);
+      stack.push_back({child, Children(cluster, child)});
+      continue;
+    }
+    WriteNodeJsonTail(cluster, index, top.node, out);
+    stack.pop_back();
+  }
+}
+
 struct Summary {
   int trees = 0;
   int cohorts = 0;
@@ -274,6 +422,7 @@ Summary Summarize(const Cluster& cluster) {
 }  // namespace
 
 std::string FormatForestText(const Cluster& cluster) {
+  const SlotIndex index(cluster);
   Summary s = Summarize(cluster);
   std::string out = fmt::format(
       "Cohort forest: {} tree(s), {} cohort(s) ({} implicit), {} ClusterQueue(s) ({} inactive), "
@@ -283,7 +432,7 @@ std::string FormatForestText(const Cluster& cluster) {
   out += "Amounts: cpu in cores or millicores (m), other resources in units; '-' = no limit.\n";
   for (NodeId root : Roots(cluster)) {
     out += "\n";
-    AppendNodeText(cluster, root, 0, out);
+    AppendTreeText(cluster, index, root, out);
   }
   std::vector<NodeId> cycle = CycleNodes(cluster);
   if (!cycle.empty()) {
@@ -299,17 +448,18 @@ std::string FormatForestText(const Cluster& cluster) {
 }
 
 void WriteForestJson(const Cluster& cluster, JsonWriter& out) {
+  const SlotIndex index(cluster);
   out.BeginObject();
   out.Key("cycles");
   out.BeginArray();
   for (NodeId node : CycleNodes(cluster)) {
-    WriteNodeJson(cluster, node, /*recurse=*/false, out);
+    WriteNodeJson(cluster, index, node, /*recurse=*/false, out);
   }
   out.EndArray();
   out.Key("roots");
   out.BeginArray();
   for (NodeId root : Roots(cluster)) {
-    WriteNodeJson(cluster, root, /*recurse=*/true, out);
+    WriteNodeJson(cluster, index, root, /*recurse=*/true, out);
   }
   out.EndArray();
   Summary s = Summarize(cluster);

@@ -52,6 +52,45 @@ TEST(ResourceTreeTest, ATreeWithoutSlotsRefreshes) {
   EXPECT_FALSE(tree.InCycle(cq));
 }
 
+// Issue 23, findings 05 and 18 (test/robustness/05-..., 18-...): a cohort chain 100,000 deep and
+// a parent cycle of 100,000 cohorts, every node dirty, refresh in one linear pass (each dirty node
+// walked to its root, and each cycle member marking the whole component again, took N^2 steps:
+// minutes at this size). Checked: the heights along the chain, the cycle and the chain hanging
+// below it marked, and a later edit that breaks the cycle clearing the marks.
+TEST(ResourceTreeTest, RefreshIsLinearOnDeepChainsAndLongCycles) {
+  constexpr int kN = 100'000;
+  ResourceTree tree(0);
+  std::vector<NodeId> chain;
+  std::vector<NodeId> cycle;
+  for (int i = 0; i < kN; ++i) {
+    chain.push_back(tree.AddNode(NodeKind::kCohort));
+    cycle.push_back(tree.AddNode(NodeKind::kCohort));
+  }
+  NodeId cq = tree.AddNode(NodeKind::kClusterQueue);
+  for (int i = 1; i < kN; ++i) {
+    tree.SetParent(chain[i], chain[i - 1]);
+  }
+  tree.SetParent(cq, chain[kN - 1]);
+  for (int i = 0; i < kN; ++i) {
+    tree.SetParent(cycle[i], cycle[(i + 1) % kN]);
+  }
+  NodeId tail = tree.AddNode(NodeKind::kCohort);  // hangs below the cycle
+  tree.SetParent(tail, cycle[7]);
+  tree.Refresh();
+  EXPECT_FALSE(tree.InCycle(cq));
+  EXPECT_EQ(tree.Height(chain[kN - 1]), 1);
+  EXPECT_EQ(tree.Height(chain[0]), kN);
+  EXPECT_TRUE(tree.InCycle(cycle[0]));
+  EXPECT_TRUE(tree.InCycle(cycle[kN - 1]));
+  EXPECT_TRUE(tree.InCycle(tail));
+  tree.SetParent(cycle[0], kInvalidId<NodeId>);  // cycle[0] becomes the root of a chain
+  tree.Refresh();
+  EXPECT_FALSE(tree.InCycle(cycle[0]));
+  EXPECT_FALSE(tree.InCycle(cycle[kN - 1]));
+  EXPECT_FALSE(tree.InCycle(tail));
+  EXPECT_EQ(tree.Height(cycle[0]), kN);
+}
+
 TEST(ResourceTreeTest, LendingLimitWorkedExample) {
   TreeBuilder b;
   NodeId c = b.Cohort();
