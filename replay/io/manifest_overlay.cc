@@ -12,6 +12,7 @@
 
 #include "replay/io/manifest_context.h"
 #include "replay/io/manifest_loader.h"
+#include "replay/io/yaml_expansion.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -357,6 +358,10 @@ engine::StatusOr<Manifests> Manifests::Parse(std::string_view yaml, std::string_
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (!nodes[i].IsDefined() || nodes[i].IsNull()) {
       continue;
+    }
+    // Before anything walks it: Emit, Clone and MergeInto follow aliases.
+    if (engine::Status s = CheckYamlExpansion(nodes[i], file_name); !s.ok()) {
+      return s;
     }
     Document d;
     d.node.reset(nodes[i]);

@@ -203,6 +203,37 @@ TEST(ManifestsTest, SetErrors) {
   EXPECT_EQ(set("ClusterQueue/team-a:spec[0]=1"), "spec[0]: spec is a map, not a list");
 }
 
+// Issue 23, findings 13 and 13b (test/robustness/13-..., 13b-...): an overlay whose aliases
+// loop or multiply is refused when parsed, before Emit, Clone or MergeInto follow the aliases
+// (they recursed until SIGSEGV, or grew to gigabytes).
+TEST(ManifestsTest, AliasLoopsAndAliasBombsAreRefusedWhenParsed) {
+  engine::StatusOr<Manifests> loop = Manifests::Parse(
+      "&a {kind: ClusterQueue, metadata: {name: team-a}, spec: {x: *a}}\n", "loop.yaml");
+  ASSERT_FALSE(loop.ok());
+  EXPECT_EQ(loop.status().message(),
+            "loop.yaml:1: YAML nested deeper than 256 levels once aliases are followed (an alias "
+            "inside its own anchor nests without end)");
+  std::string bomb = "kind: ClusterQueue\nmetadata: {name: team-a}\na0: &a0 [x,x,x,x,x,x,x,x,x]\n";
+  for (int i = 1; i <= 7; ++i) {
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 9; ++k) {
+      bomb += (k == 0 ? "*a" : ",*a") + std::to_string(i - 1);
+    }
+    bomb += "]\n";
+  }
+  bomb += "spec: {x: *a7}\n";  // 9^8 = 43 million scalars once expanded
+  engine::StatusOr<Manifests> bombed = Manifests::Parse(bomb, "bomb.yaml");
+  ASSERT_FALSE(bombed.ok());
+  EXPECT_NE(bombed.status().message().find("YAML expands to more than 10000000 nodes"),
+            std::string::npos)
+      << bombed.status().message();
+  // Aliases that neither loop nor multiply much are fine.
+  engine::StatusOr<Manifests> shared = Manifests::Parse(
+      "kind: ClusterQueue\nmetadata: {name: team-a}\nx: &q [1, 2]\nspec: {a: *q, b: *q}\n",
+      "shared.yaml");
+  EXPECT_TRUE(shared.ok()) << shared.status().message();
+}
+
 TEST(ManifestsTest, OverlayDeepMerges) {
   Manifests m = Base();
   engine::StatusOr<Manifests> overlay = Manifests::Parse(R"(

@@ -1,0 +1,48 @@
+#include "replay/io/yaml_expansion.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+#include <vector>
+
+namespace replay {
+
+engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
+                                  const YamlExpansionLimits& limits) {
+  std::vector<std::pair<YAML::Node, size_t>> stack;  // node, depth
+  stack.emplace_back(document, 1);
+  size_t visited = 0;
+  while (!stack.empty()) {
+    auto [node, depth] = std::move(stack.back());
+    stack.pop_back();
+    if (!node.IsDefined()) {
+      continue;
+    }
+    const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
+    if (depth > limits.max_depth) {
+      return engine::InvalidArgument(fmt::format(
+          "{}:{}: YAML nested deeper than {} levels once aliases are followed (an alias inside its "
+          "own anchor nests without end)",
+          file, line, limits.max_depth));
+    }
+    if (++visited > limits.max_nodes) {
+      return engine::InvalidArgument(fmt::format(
+          "{}:{}: YAML expands to more than {} nodes once aliases are followed (aliases of "
+          "aliases multiply)",
+          file, line, limits.max_nodes));
+    }
+    if (node.IsSequence()) {
+      for (const YAML::Node& item : node) {
+        stack.emplace_back(item, depth + 1);
+      }
+    } else if (node.IsMap()) {
+      for (const auto& kv : node) {
+        stack.emplace_back(kv.first, depth + 1);
+        stack.emplace_back(kv.second, depth + 1);
+      }
+    }
+  }
+  return engine::Status::Ok();
+}
+
+}  // namespace replay

@@ -1,0 +1,37 @@
+// File: replay/io/yaml_expansion.h
+//
+// Bounds on what a parsed YAML document expands to once its aliases are followed. yaml-cpp keeps
+// an alias as a second reference to the anchored node, so `&a [*a]` is a node that contains
+// itself and nine nested lists of nine aliases each are 9^9 nodes for whoever walks them: code
+// that walks a whole document (emitting, cloning, merging a `tally sweep` variant) recursed
+// without end or allocated gigabytes (robustness findings 13 and 13b). Checked right after a
+// parse, before anything walks the document.
+//
+//   engine::Status s = CheckYamlExpansion(doc, "overlay.yaml");
+//   // "overlay.yaml:3: YAML nested deeper than 256 levels once aliases are followed (an alias
+//   //  inside its own anchor nests without end)"
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "engine/base/status.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace replay {
+
+struct YamlExpansionLimits {
+  // Kubernetes objects nest a dozen levels; a tree deeper than this is an alias loop or an attack.
+  size_t max_depth = 256;
+  // Nodes visited with every alias expanded: a `kind: List` of 20,000 objects of 200 nodes each
+  // is 4 million.
+  size_t max_nodes = 10'000'000;
+};
+
+// OK, or an InvalidArgument "FILE:LINE: ..." at the node where a limit was crossed. Iterative:
+// never recurses, and stops at the first node beyond a limit.
+engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
+                                  const YamlExpansionLimits& limits = {});
+
+}  // namespace replay
