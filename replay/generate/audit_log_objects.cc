@@ -7,8 +7,10 @@
 #include <map>
 
 #include "replay/generate/audit_log_lines.h"
+#include "replay/io/input_file.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/time_parse.h"
+#include "replay/io/yaml_syntax.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -165,8 +167,13 @@ engine::Status LoadManifestObjects(const std::vector<std::string>& paths,
                                    std::vector<std::string>& objects) {
   std::vector<UnlistedDirectory> unlisted;
   for (const std::string& path : ExpandManifestPaths(paths, unlisted)) {
+    engine::StatusOr<std::string> text = ReadPlainOrGzip(path);
+    if (!text.ok()) {
+      return text.status();
+    }
     try {
-      for (const YAML::Node& doc : YAML::LoadAllFromFile(path)) {
+      ThrowIfNotYaml(*text);  // yaml-cpp may loop for ever on invalid text
+      for (const YAML::Node& doc : YAML::LoadAll(*text)) {
         CollectObjects(doc, objects);
       }
     } catch (const YAML::Exception& e) {

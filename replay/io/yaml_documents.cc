@@ -8,6 +8,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "replay/io/yaml_syntax.h"
+
 namespace replay {
 namespace {
 
@@ -69,11 +71,14 @@ std::vector<YAML::Node> LoadYamlDocuments(const std::string& text) {
 }
 
 std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& text, size_t parts) {
+  // yaml-cpp may loop for ever on invalid text: it never sees text libfyaml has not accepted
+  // (the whole text, or each chunk on the chunk's thread).
   std::vector<size_t> cuts;
   if (parts > 1 && text.size() >= kMinParallelBytes) {
     cuts = internal::YamlCutPoints(text, parts);
   }
   if (cuts.empty()) {
+    ThrowIfNotYaml(text);
     return YAML::LoadAll(text);
   }
   std::vector<size_t> bounds = {0};
@@ -88,6 +93,10 @@ std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& te
     const std::string_view before(text.data(), begin);
     std::string chunk(static_cast<size_t>(std::count(before.begin(), before.end(), '\n')), '\n');
     chunk.append(text, begin, end - begin);
+    if (FindYamlSyntaxError(chunk).has_value()) {
+      failed[k] = 1;
+      return;
+    }
     try {
       parsed[k] = YAML::LoadAll(chunk);
     } catch (const std::exception&) {
@@ -95,7 +104,8 @@ std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& te
     }
   });
   if (std::find(failed.begin(), failed.end(), 1) != failed.end()) {
-    return YAML::LoadAll(text);  // LoadAll's own exception, with its own position
+    ThrowIfNotYaml(text);        // the whole text's first error, with its position
+    return YAML::LoadAll(text);  // or LoadAll's own exception
   }
   std::vector<YAML::Node> documents;
   for (std::vector<YAML::Node>& part : parsed) {

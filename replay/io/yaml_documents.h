@@ -10,6 +10,8 @@
 //
 //   std::vector<YAML::Node> docs = LoadYamlDocuments(text);   // throws as YAML::LoadAll does
 //
+// The text is first checked by libfyaml (replay/io/yaml_syntax.h): invalid YAML throws
+// YAML::ParserException with libfyaml's message and line, without reaching yaml-cpp.
 // Equivalence: the documents are those of YAML::LoadAll(text), in order. A text with directives
 // ('%' at the start of a line) or document-end markers ("...") is parsed whole, and so is a text
 // any of whose chunks fails to parse, so that the exception is exactly LoadAll's.

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
+#include "replay/io/yaml_syntax.h"
+
 namespace replay {
 namespace {
 
@@ -105,23 +107,59 @@ TEST(YamlDocumentsTest, CutsOnlyAtDocumentMarkersAtTheStartOfALine) {
   EXPECT_TRUE(internal::YamlCutPoints("a: 1\n---\nb: 2\n", 1).empty());
 }
 
-TEST(YamlDocumentsTest, ABrokenChunkGivesLoadAllsOwnError) {
+// Invalid text never reaches yaml-cpp: libfyaml's error, on the line yaml-cpp would name.
+TEST(YamlDocumentsTest, ABrokenChunkIsReportedAtYamlCppsLine) {
   std::string text = BigText();
   text += "---\nkind: [unclosed\n";
-  std::string expected;
+  int yaml_cpp_line = -1;
   try {
     YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    expected = fmt::format("{}:{}", e.mark.line, e.msg);
+    yaml_cpp_line = e.mark.line;
   }
-  ASSERT_FALSE(expected.empty());
+  ASSERT_GE(yaml_cpp_line, 0);
   std::string got;
   try {
     internal::LoadYamlDocumentsInParts(text, 4);
   } catch (const YAML::Exception& e) {
     got = fmt::format("{}:{}", e.mark.line, e.msg);
   }
-  EXPECT_EQ(got, expected);
+  EXPECT_EQ(got, fmt::format("{}:flow sequence without a closing bracket", yaml_cpp_line));
+}
+
+// Issue 23, finding 04 (test/robustness/04-...): yaml-cpp's LoadAll appends empty documents for
+// ever after a stray `,` at the top of a document. Such texts are refused before yaml-cpp runs.
+TEST(YamlDocumentsTest, AStrayCommaIsAnErrorNotAnEndlessLoop) {
+  for (const char* text : {",\n", " ,\n", "a: 1\n---\n,\n", "\"x\"\n,\n", "[a]\n,\n", ",,\n"}) {
+    try {
+      LoadYamlDocuments(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const YAML::ParserException& e) {
+      // "did not find expected node content", or after a complete node "missing document start"
+      EXPECT_TRUE(e.msg == "did not find expected node content"
+                  || e.msg == "missing document start")
+          << text << ": " << e.msg;
+    }
+  }
+  std::optional<YamlSyntaxError> e = FindYamlSyntaxError("a: 1\n---\n,\n");
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->line, 3);
+  EXPECT_EQ(e->column, 1);
+}
+
+TEST(YamlDocumentsTest, NestingBeyondTheLimitIsAnError) {
+  std::string deep(kYamlMaxDepth + 1, '[');
+  deep += std::string(kYamlMaxDepth + 1, ']');
+  std::optional<YamlSyntaxError> e = FindYamlSyntaxError(deep);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->message, "nested deeper than 256 levels");
+  EXPECT_EQ(e->line, 1);
+  EXPECT_EQ(e->column, 257);
+  std::string fine(kYamlMaxDepth, '[');
+  fine += std::string(kYamlMaxDepth, ']');
+  EXPECT_FALSE(FindYamlSyntaxError(fine).has_value());
+  std::string very_deep(1'000'000, '[');  // would overflow yaml-cpp's recursive parser
+  EXPECT_TRUE(FindYamlSyntaxError(very_deep).has_value());
 }
 
 }  // namespace
