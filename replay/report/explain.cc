@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/quota_advisor.h"
@@ -306,6 +307,17 @@ int RunExplain(const ExplainOptions& options) {
     return status;
   }
   std::optional<engine::WorkloadId> id = state.store->Find(options.workload);
+  if (!id
+      && std::find(state.admitted_to_undefined.begin(), state.admitted_to_undefined.end(),
+                   options.workload)
+             != state.admitted_to_undefined.end()) {
+    std::printf(
+        "Workload %s holds an admission to a ClusterQueue that is not defined: Kueue keeps it out "
+        "of every ClusterQueue, so it is not queued and charges no quota (see the warning "
+        "above).\n",
+        options.workload.c_str());
+    return 0;
+  }
   if (!id) {
     std::fprintf(stderr, "error: no Workload %s in the input (want NAMESPACE/NAME)\n",
                  options.workload.c_str());

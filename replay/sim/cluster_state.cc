@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/base/slash_join.h"
 #include "replay/io/time_parse.h"
 #include "replay/sim/decision_output.h"
 
@@ -20,6 +21,11 @@ engine::TimeMicros LatestTimestamp(const engine::ClusterSpec& spec) {
     }
   }
   return latest;
+}
+
+bool ClusterQueueExists(const engine::Cluster& cluster, const std::string& name) {
+  std::optional<engine::CqId> cq = cluster.FindClusterQueue(name);
+  return cq.has_value() && cluster.Exists(*cq);
 }
 
 bool IsFinished(const engine::WorkloadSpec& w) {
@@ -90,6 +96,13 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
   for (const engine::WorkloadSpec* w : order) {
     bool finished = IsFinished(*w);
     bool reserved = w->admission.has_value() && w->active && !finished;
+    if (reserved && !ClusterQueueExists(*state.cluster, w->admission->cluster_queue)) {
+      // Kueue's cache keeps such a workload out of every ClusterQueue: it holds no quota and is
+      // never queued. The loader has warned (status.admission.clusterQueue: ... not charged
+      // anywhere), as `validate` does: one verdict, a warning, for every command.
+      state.admitted_to_undefined.push_back(engine::SlashJoin(w->name_space, w->name));
+      continue;
+    }
     engine::WorkloadSpec copy = *w;
     if (!reserved) {
       copy.admission.reset();  // not charged (§2.6): inactive or finished

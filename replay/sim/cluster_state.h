@@ -43,6 +43,9 @@ struct ClusterState {
   int workloads_ignored = 0;  // finished or inactive: neither charged nor queued
   // Pending workloads whose LocalQueue does not lead to an existing ClusterQueue ("ns/name").
   std::vector<std::string> unroutable;
+  // Workloads holding an admission to a ClusterQueue that is not defined ("ns/name"): Kueue's
+  // cache keeps them out of every ClusterQueue (no quota charged, never queued); the loader warns.
+  std::vector<std::string> admitted_to_undefined;
   engine::TimeMicros now = 0;
 
   bool ok() const { return load.ok() && workload_errors.empty(); }

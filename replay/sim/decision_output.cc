@@ -244,6 +244,12 @@ std::string FormatScheduleText(const ClusterState& s, const std::vector<CycleRes
   std::string out = fmt::format(
       "At {}: {} workload(s) holding quota, {} pending, {} finished or inactive\n",
       FormatRfc3339(s.now), s.workloads_reserved, s.workloads_queued, s.workloads_ignored);
+  if (!s.admitted_to_undefined.empty()) {
+    out += fmt::format(
+        "{} workload(s) admitted to a ClusterQueue that is not defined (no quota "
+        "charged, never queued): {}\n",
+        s.admitted_to_undefined.size(), fmt::join(s.admitted_to_undefined, ", "));
+  }
   for (const CycleResult& c : cycles) {
     out += fmt::format("\nCycle {}\n", c.cycle);
     for (const CycleEntry& e : c.entries) {
@@ -326,6 +332,10 @@ void WriteScheduleJson(const ClusterState& s, const std::vector<CycleResult>& cy
   out.EndArray();
   out.Key("ingest");
   out.BeginObject();
+  if (!s.admitted_to_undefined.empty()) {  // only then: older outputs keep their shape
+    out.Key("admittedToUndefinedClusterQueue");
+    WriteStrings(s.admitted_to_undefined, out);
+  }
   out.Key("errors");
   WriteStrings(s.workload_errors, out);
   out.Key("ignored");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -89,6 +90,13 @@ std::string Admitted(const std::string& name, const std::string& cq, const std::
       resourceUsage: {{cpu: "{1}"}}
 )",
                        cq, cpu, reserved);
+}
+
+std::string ReadRobustnessFile(const std::string& name) {
+  std::ifstream in(std::string(TALLY_SOURCE_DIR) + "/test/robustness/" + name, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::string Docs(std::initializer_list<std::string> docs) {
@@ -399,6 +407,30 @@ waitForPodsReady: {blockAdmission: true}
   // Idempotent: the per-shard states apply it again with no flags.
   ApplyFeatureGates({}, load);
   EXPECT_EQ(load.warnings.size(), 1u);
+}
+
+// Issue 23, finding 15 (test/robustness/15-...): a Workload admitted to a ClusterQueue that is not
+// defined was a warning for `validate` and an error ("does not exist", "nothing scheduled") for
+// schedule, explain and replay. One verdict now, a warning: Kueue's cache keeps such a workload
+// out of every ClusterQueue, so it charges no quota and is never queued.
+TEST(SchedulerTest, AnAdmissionToAnUndefinedClusterQueueIsAWarningNotAnError) {
+  const std::string yaml =
+      ReadRobustnessFile("15-admission-clusterqueue-undefined-validate-vs-schedule.yaml");
+  LoadResult load = LoadManifestString(yaml, "15.yaml");
+  ASSERT_TRUE(load.ok());
+  ASSERT_EQ(load.warnings.size(), 1u);
+  EXPECT_EQ(load.warnings[0].line, 38);  // the field, not the object
+  EXPECT_NE(load.warnings[0].message.find("not charged anywhere"), std::string::npos);
+  ClusterState state = BuildClusterState(std::move(load), ClusterStateOptions{});
+  ASSERT_TRUE(state.ok()) << (state.workload_errors.empty() ? "" : state.workload_errors[0]);
+  EXPECT_EQ(state.admitted_to_undefined, std::vector<std::string>{"default/w"});
+  EXPECT_EQ(state.workloads_reserved, 0);
+  EXPECT_EQ(state.workloads_queued, 0);
+  EXPECT_FALSE(state.store->Find("default/w").has_value());
+  const engine::CqId cq = *state.cluster->FindClusterQueue("cq");
+  const engine::NodeId node = state.cluster->ClusterQueueNode(cq);
+  EXPECT_EQ(state.cluster->tree().Usage(node, engine::MakeId<engine::FrSlot>(0)),
+            engine::Quantity::Zero());
 }
 
 TEST(FeatureGatesFlagTest, GatesWithoutAConfigurationReachTheCluster) {
