@@ -97,9 +97,11 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
     bool finished = IsFinished(*w);
     bool reserved = w->admission.has_value() && w->active && !finished;
     if (reserved && !ClusterQueueExists(*state.cluster, w->admission->cluster_queue)) {
-      // Kueue's cache keeps such a workload out of every ClusterQueue: it holds no quota and is
-      // never queued. The loader has warned (status.admission.clusterQueue: ... not charged
-      // anywhere), as `validate` does: one verdict, a warning, for every command.
+      // Kueue's cache keeps such a workload out of every ClusterQueue (pkg/cache/cache.go,
+      // addOrUpdateWorkload: no ClusterQueue of that name, nothing added): it holds no quota, and
+      // with its quota reserved it is never queued either. The loader has warned
+      // (status.admission.clusterQueue: ... not charged anywhere), as `validate` does: one verdict,
+      // a warning, for every command.
       state.admitted_to_undefined.push_back(engine::SlashJoin(w->name_space, w->name));
       continue;
     }
