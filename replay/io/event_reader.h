@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/base/status.h"
@@ -76,6 +77,17 @@ struct EventError {
   // "trace.jsonl:12: time: \"2026-13-01T00:00:00Z\": month 13 out of range"
   std::string ToString() const;
 };
+
+namespace internal {
+// An EventError without file or line (EventReader adds them).
+inline EventError MakeEventError(EventErrorReason reason, std::string field, std::string message) {
+  EventError e;
+  e.reason = reason;
+  e.field = std::move(field);
+  e.message = std::move(message);
+  return e;
+}
+}  // namespace internal
 
 enum class ReadResult : uint8_t { kEvent, kError, kEnd };
 
