@@ -11,6 +11,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/base/phase_profile.h"
+#include "replay/io/staged_output_dir.h"
 #include "replay/io/text_file.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/profile_report.h"
@@ -94,14 +95,14 @@ int RunReplay(const ReplayOptions& options) {
     PrintLoadErrors(state);
     return 1;
   }
-  std::error_code ec;
-  std::filesystem::create_directories(options.out, ec);
-  if (ec) {
-    std::fprintf(stderr, "error: cannot create %s: %s\n", options.out.c_str(),
-                 ec.message().c_str());
+  // All or nothing: the files go to a staging directory beside --out and replace the previous
+  // outputs only once all are written (replay/io/staged_output_dir.h).
+  StagedOutputDir staged;
+  if (std::string error; !staged.Open(options.out, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
     return 1;
   }
-  std::filesystem::path out(options.out);
+  const std::filesystem::path out = staged.path();
   std::FILE* decisions = std::fopen((out / "decisions.jsonl").c_str(), "wb");
   if (decisions == nullptr) {
     std::fprintf(stderr, "error: cannot write %s\n", (out / "decisions.jsonl").c_str());
@@ -146,22 +147,20 @@ int RunReplay(const ReplayOptions& options) {
     std::fprintf(stderr, "wrote %s/{decisions.jsonl,report.json,report.html,metrics.prom}\n",
                  options.out.c_str());
   }
+  int status = 0;
   if (report.nomination_memo.mismatches > 0) {
     std::fprintf(stderr,
                  "error: --nomination-memo verify: %llu kept nominations differed from a fresh "
                  "one (a bug: please report it with the trace)\n",
                  static_cast<unsigned long long>(report.nomination_memo.mismatches));
-    return 1;
-  }
-  if (!completed) {
+    status = 1;
+  } else if (!completed) {
     std::fprintf(stderr, "error: stopped at the first rejected event (--strict): %s\n",
                  report.errors.empty() ? "?" : report.errors.back().c_str());
-    return 1;
-  }
-  if (!written) {
-    return 1;
-  }
-  if (!options.verify.empty()) {
+    status = 1;
+  } else if (!written) {
+    return 1;  // the previous outputs stay as they were
+  } else if (!options.verify.empty()) {
     engine::StatusOr<AdmissionVerification> v =
         VerifyAdmissions(options.verify, (out / "decisions.jsonl").string());
     if (!v.ok()) {
@@ -173,9 +172,17 @@ int RunReplay(const ReplayOptions& options) {
       return 1;
     }
     std::fputs(text.c_str(), stdout);
-    return v->differences.empty() ? 0 : 1;
+    status = v->differences.empty() ? 0 : 1;
   }
-  return 0;
+  // A complete set of outputs, even of a run that ends in an error (--strict, a verification
+  // difference): they describe that run consistently.
+  if (written) {
+    if (std::string error; !staged.Commit(error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  return status;
 }
 
 }  // namespace replay
