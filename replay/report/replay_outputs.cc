@@ -68,6 +68,12 @@ engine::StatusOr<ReportFigures> ParseReportFigures(std::string_view json, std::s
     return st;
   }
   const simdjson::dom::element doc = parsed.doc;
+  if (bool complete = true; doc["complete"].get(complete) == simdjson::SUCCESS && !complete) {
+    return engine::InvalidArgument(
+        fmt::format("{}: the replay was interrupted (\"complete\": false): its figures cover "
+                    "only part of the trace and are not compared",
+                    name));
+  }
   JsonFieldReader r(name);
   ReportFigures f;
   simdjson::dom::element model = r.Get(doc, "model", "model");

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -23,6 +25,38 @@
 
 namespace replay {
 namespace {
+
+// SIGINT / SIGTERM during a replay: the replay stops after its current batch and writes what it
+// has, marked incomplete. A second signal is not caught (the handler restores the default): it
+// ends the process at once, leaving the previous outputs in place (staged_output_dir.h).
+std::atomic<bool> g_stop_requested{false};
+
+extern "C" void RequestStop(int signal_number) {
+  g_stop_requested.store(true, std::memory_order_relaxed);
+  std::signal(signal_number, SIG_DFL);
+}
+
+// Installs RequestStop for SIGINT and SIGTERM for its lifetime.
+class StopOnSignal {
+ public:
+  StopOnSignal() {
+    g_stop_requested.store(false);
+    previous_int_ = std::signal(SIGINT, RequestStop);
+    previous_term_ = std::signal(SIGTERM, RequestStop);
+  }
+  ~StopOnSignal() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+  StopOnSignal(StopOnSignal&&) = delete;
+  StopOnSignal& operator=(StopOnSignal&&) = delete;
+
+ private:
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
 
 bool ParseDurationFlag(const char* flag, const std::string& text, int64_t& out) {
   engine::StatusOr<int64_t> d = ParseGoDuration(text);
@@ -111,6 +145,8 @@ int RunReplay(const ReplayOptions& options) {
   ReplayReport report;
   report.manifest_files = options.manifests;
   bool completed = false;
+  const StopOnSignal stop_on_signal;
+  sim.stop = &g_stop_requested;
   {
     DecisionLog log(decisions);
     Simulator simulator(state.load, sim, &log);
@@ -148,6 +184,18 @@ int RunReplay(const ReplayOptions& options) {
                  options.out.c_str());
   }
   int status = 0;
+  if (report.interrupted) {
+    std::fprintf(stderr,
+                 "interrupted: stopped after %lld events; the outputs are marked incomplete "
+                 "(report.json \"complete\": false; tally diff and gate refuse them)\n",
+                 static_cast<long long>(report.events_read));
+    if (written) {
+      if (std::string error; !staged.Commit(error)) {
+        std::fprintf(stderr, "error: %s\n", error.c_str());
+      }
+    }
+    return 130;  // 128 + SIGINT, as a shell reports a Ctrl-C
+  }
   if (report.nomination_memo.mismatches > 0) {
     std::fprintf(stderr,
                  "error: --nomination-memo verify: %llu kept nominations differed from a fresh "

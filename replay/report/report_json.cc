@@ -382,6 +382,10 @@ std::string FormatReportJson(const ReplayReport& report) {
   w.BeginObject();
   w.Key("clusterQueues");
   WriteClusterQueues(w, report);
+  if (report.interrupted) {  // only then: a complete run's report keeps its shape
+    w.Key("complete");
+    w.Bool(false);
+  }
   w.Key("engine");
   WriteEngine(w, report);
   w.Key("input");

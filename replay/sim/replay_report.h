@@ -135,9 +135,10 @@ struct ReplayReport {
   int shards = 1;  // independent Cohort trees replayed apart (engine/shard/shard_plan.h)
 
   // --- Virtual time ---
-  int64_t start_time = 0;  // µs since the epoch: first event
-  int64_t end_time = 0;    // last simulated instant
-  bool truncated = false;  // stopped by --until
+  int64_t start_time = 0;    // µs since the epoch: first event
+  int64_t end_time = 0;      // last simulated instant
+  bool truncated = false;    // stopped by --until
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM: report.json "complete": false
 
   // --- Outcomes ---
   int64_t workloads_created = 0;

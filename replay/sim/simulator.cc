@@ -413,6 +413,10 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       FlushLines(last_time);
     }
     progress.Show(reader.file_bytes_read(), report.events_read, last_time, false);
+    if (!stopped && options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+      report.interrupted = true;  // the batch is replayed; nothing after it
+      stopped = true;
+    }
     if (stopped) {
       break;
     }
@@ -489,7 +493,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   if (log != nullptr) {
     log->Flush();
   }
-  return !stopped;
+  return !stopped || report.interrupted;  // false: --strict stopped at a rejected event
 }
 
 }  // namespace replay

@@ -20,6 +20,7 @@
 // and quota release are instantaneous, cycles take no time. ControlPlaneModel adds latencies.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -49,11 +50,14 @@ struct SimulatorOptions {
   int64_t pods_ready_delay = 0;       // default `podsReadyAfter` of a workload
   int64_t admission_check_delay = 0;  // time for all admission checks of a workload to be Ready
   std::optional<int64_t> until;       // stop the clock here (events after it are not read)
-  bool strict = false;                // stop at the first rejected event
-  bool timings = true;                // measure wall-clock engine cost
-  bool progress = false;              // progress bar on stderr
-  int threads = 0;                    // worker threads; 0 = one per core
-  size_t batch_lines = 8192;          // lines read and parsed per batch
+  // Set (by a signal handler) to stop: the replay ends after the batch it is replaying, without
+  // running the time after it, and the report says interrupted. Null: never.
+  const std::atomic<bool>* stop = nullptr;
+  bool strict = false;        // stop at the first rejected event
+  bool timings = true;        // measure wall-clock engine cost
+  bool progress = false;      // progress bar on stderr
+  int threads = 0;            // worker threads; 0 = one per core
+  size_t batch_lines = 8192;  // lines read and parsed per batch
   // Longer trace lines are rejected unread (EventReader::kDefaultMaxLineBytes, --max-line-bytes).
   size_t max_line_bytes = size_t{64} << 20;
   // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);

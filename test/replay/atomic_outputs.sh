@@ -56,4 +56,25 @@ echo "mine" >"${out}/notes.txt"
 check "a user's file in --out is kept" test "$(cat "${out}/notes.txt")" = "mine"
 check "tally's files are there" test -s "${out}/report.json" -a -s "${out}/decisions.jsonl"
 check "no staging directory is left (user files)" test "$(ls -A "${work}/o")" = out
+# Ctrl-C: the replay stops after its current batch, writes what it has marked incomplete
+# ("complete": false) and exits 130; tally diff refuses the result. The trace comes through a
+# FIFO held open, so that the signal arrives while the replay is reading it.
+mkfifo "${work}/fifo"
+"${tally}" replay --manifests "${manifests}" --events - --out "${work}/o/int" -q --no-progress \
+  <"${work}/fifo" 2>/dev/null &
+pid=$!
+exec 3>"${work}/fifo"
+gzip -dc "${events}" | head -n 50 >&3
+sleep 0.5
+kill -INT "${pid}"
+gzip -dc "${events}" | tail -n +51 >&3 2>/dev/null
+exec 3>&-
+wait "${pid}"
+rc=$?
+check "an interrupted replay exits 130 (got ${rc})" test "${rc}" -eq 130
+check "its report says complete: false" grep -q '"complete":false' "${work}/o/int/report.json"
+if "${tally}" diff "${work}/o/int" "${out}" >/dev/null 2>&1; then
+  echo "FAIL: tally diff compared an interrupted run" >&2
+  fail=1
+fi
 exit "${fail}"

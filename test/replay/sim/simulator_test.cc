@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 
 #include "replay/io/event_reader.h"
 #include "replay/io/time_parse.h"
+#include "replay/report/replay_outputs.h"
 #include "replay/report/report_writers.h"
 #include "replay/sim/cluster_state.h"
 #include "test/testing/replay_harness.h"
@@ -470,6 +472,35 @@ TEST_F(SimulatorTest, AnEventObjectThatIsNotJsonIsRejected) {
       EXPECT_NE(e.find(": object: not JSON"), std::string::npos) << e;
     }
   }
+}
+
+// Issue 23, interrupted runs: a stop request (SIGINT/SIGTERM in `tally replay`) ends the replay
+// after the batch it is replaying; the report says so ("complete": false), and tally diff and
+// gate refuse such a report. Stopping before the first batch: one batch of 2 lines is replayed.
+TEST_F(SimulatorTest, AStopRequestEndsTheReplayAfterTheCurrentBatch) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 6; ++i) {
+    lines.push_back(Added(i, WorkloadJson(fmt::format("w{}", i), "1"), "1h"));
+  }
+  std::atomic<bool> stop{true};
+  SimulatorOptions options;
+  options.stop = &stop;
+  options.batch_lines = 2;
+  Outcome o = Replay(Manifests("4"), lines, options);
+  EXPECT_TRUE(o.completed);  // not a --strict stop
+  EXPECT_TRUE(o.report.interrupted);
+  EXPECT_EQ(o.report.events_read, 2);
+  const std::string json = FormatReportJson(o.report);
+  EXPECT_NE(json.find(R"("complete":false)"), std::string::npos);
+  engine::StatusOr<ReportFigures> figures = ParseReportFigures(json, "report.json");
+  ASSERT_FALSE(figures.ok());
+  EXPECT_NE(figures.status().message().find("the replay was interrupted"), std::string::npos);
+  // Without a request the same trace is replayed whole, and the report has no "complete" key.
+  stop = false;
+  Outcome whole = Replay(Manifests("4"), lines, options);
+  EXPECT_FALSE(whole.report.interrupted);
+  EXPECT_EQ(whole.report.events_read, 6);
+  EXPECT_EQ(FormatReportJson(whole.report).find(R"("complete")"), std::string::npos);
 }
 
 // Issue 23, finding 20 (test/robustness/20-... writes one such line, 69 MB): a Workload with more
