@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -36,17 +37,25 @@ extern "C" void RequestStop(int signal_number) {
   std::signal(signal_number, SIG_DFL);
 }
 
-// Installs RequestStop for SIGINT and SIGTERM for its lifetime.
+// Installs RequestStop for SIGINT and SIGTERM while at least one replay runs: `tally sweep` runs
+// several replays at once, and one signal stops them all (the first to start installs the
+// handlers, the last to end restores the previous ones). The request is never cleared: a replay
+// started after it (a later sweep variant) stops after its first batch too.
 class StopOnSignal {
  public:
   StopOnSignal() {
-    g_stop_requested.store(false);
-    previous_int_ = std::signal(SIGINT, RequestStop);
-    previous_term_ = std::signal(SIGTERM, RequestStop);
+    const std::lock_guard<std::mutex> lock(Mutex());
+    if (users_++ == 0) {
+      previous_int_ = std::signal(SIGINT, RequestStop);
+      previous_term_ = std::signal(SIGTERM, RequestStop);
+    }
   }
   ~StopOnSignal() {
-    std::signal(SIGINT, previous_int_);
-    std::signal(SIGTERM, previous_term_);
+    const std::lock_guard<std::mutex> lock(Mutex());
+    if (--users_ == 0) {
+      std::signal(SIGINT, previous_int_);
+      std::signal(SIGTERM, previous_term_);
+    }
   }
   StopOnSignal(const StopOnSignal&) = delete;
   StopOnSignal& operator=(const StopOnSignal&) = delete;
@@ -54,8 +63,13 @@ class StopOnSignal {
   StopOnSignal& operator=(StopOnSignal&&) = delete;
 
  private:
-  void (*previous_int_)(int) = SIG_DFL;
-  void (*previous_term_)(int) = SIG_DFL;
+  static std::mutex& Mutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static inline int users_ = 0;
+  static inline void (*previous_int_)(int) = SIG_DFL;
+  static inline void (*previous_term_)(int) = SIG_DFL;
 };
 
 bool ParseDurationFlag(const char* flag, const std::string& text, int64_t& out) {
