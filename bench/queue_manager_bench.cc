@@ -10,6 +10,11 @@
 //                                         heap is empty, QueueAllInadmissible refills them (its
 //                                         cost is amortised over the heads)
 //   BM_QueueManager_RemovePush            Remove + Push of a random queued workload (per pair)
+//   BM_QueueManager_EquivalentBulk        one CQ of 10,000 identical workloads (Kueue's perf
+//                                         configs): pop the head, Requeue(NoFit) moves the other
+//                                         9,999 to the inadmissible set, QueueAllInadmissible
+//                                         brings all back (per moved workload; the heap is
+//                                         rebuilt in one pass each way, engine/queue_heap.cc)
 //
 // "time_per_op" is the wall time per counted operation.
 #include <memory>
@@ -184,6 +189,79 @@ void BM_QueueManager_RemovePush(benchmark::State& state) {
   SetOps(state, ops);
 }
 BENCHMARK(BM_QueueManager_RemovePush);
+
+// One ClusterQueue holding kEquivalent workloads with the same scheduling hash.
+struct EquivalentFixture {
+  static constexpr int kEquivalent = 10'000;
+  Cluster cluster;
+  std::unique_ptr<WorkloadStore> store;
+  std::vector<WorkloadId> ids;
+
+  EquivalentFixture() {
+    ClusterSpec spec;
+    ResourceFlavorSpec flavor;
+    flavor.name = "default";
+    spec.flavors.push_back(flavor);
+    ClusterQueueSpec cq;
+    cq.name = "cq";
+    ResourceQuotaSpec quota;
+    quota.resource = "cpu";
+    quota.nominal = Quantity(1'000);
+    FlavorQuotasSpec fq;
+    fq.flavor = "default";
+    fq.resources.push_back(quota);
+    ResourceGroupSpec group;
+    group.covered_resources = {"cpu"};
+    group.flavors.push_back(fq);
+    cq.resource_groups.push_back(group);
+    spec.cluster_queues.push_back(cq);
+    LocalQueueSpec lq;
+    lq.name_space = "ns";
+    lq.name = "lq";
+    lq.cluster_queue = "cq";
+    spec.local_queues.push_back(lq);
+    cluster.Apply(spec);
+    store = std::make_unique<WorkloadStore>(cluster);
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < kEquivalent; ++i) {
+      WorkloadSpec w;
+      w.name_space = "ns";
+      w.name = "w-" + std::to_string(i);
+      w.uid = "uid-" + std::to_string(rng());
+      w.creation_time = static_cast<TimeMicros>(rng() % 1'000'000);
+      w.queue_name = "lq";
+      PodSetSpec ps;
+      ps.count = 1;
+      ContainerResources c;
+      c.requests = {{"cpu", ParseDecimalQuantity("2").value()}};
+      ps.resources.containers.push_back(c);
+      w.pod_sets.push_back(ps);
+      StatusOr<WorkloadId> id = store->Add(std::move(w));
+      TALLY_CHECK(id.ok());
+      ids.push_back(*id);
+    }
+  }
+};
+
+void BM_QueueManager_EquivalentBulk(benchmark::State& state) {
+  static EquivalentFixture* f = new EquivalentFixture();
+  QueueManager queues(f->cluster, *f->store);
+  for (WorkloadId id : f->ids) {
+    queues.Push(id, kNow);
+  }
+  int64_t cycle = 0;
+  int64_t ops = 0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores)
+    std::vector<WorkloadId> heads = queues.PopHeads(++cycle);
+    TALLY_CHECK(heads.size() == 1);
+    queues.Requeue(heads[0], RequeueReason::kNoFit, kNow, cycle);
+    TALLY_CHECK(!queues.HasActive());
+    queues.QueueAllInadmissible(kNow, cycle);
+    ops += 2 * EquivalentFixture::kEquivalent;
+  }
+  SetOps(state, ops);
+}
+BENCHMARK(BM_QueueManager_EquivalentBulk)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace engine
