@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -21,9 +22,11 @@
 
 #include <simdjson.h>
 
+#include "replay/io/content_digest.h"
 #include "replay/io/json_field_reader.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/report_writers.h"
+#include "replay/report/run_id_check.h"
 
 namespace replay {
 namespace {
@@ -76,6 +79,9 @@ engine::StatusOr<ReportFigures> ParseReportFigures(std::string_view json, std::s
   }
   JsonFieldReader r(name);
   ReportFigures f;
+  if (std::string_view run_id; doc["runId"].get(run_id) == simdjson::SUCCESS) {
+    f.run_id = std::string(run_id);
+  }
   simdjson::dom::element model = r.Get(doc, "model", "model");
   f.mode = r.Str(model, "mode", "model.mode");
   simdjson::dom::element input = r.Get(doc, "input", "input");
@@ -461,6 +467,7 @@ engine::StatusOr<DecisionSummary> LoadDecisionSummary(const std::string& path) {
   gzbuffer(file, 1 << 20);
   DecisionSummary out;
   DecisionParser parser(out);
+  ContentDigest digest;
   // buffer_[0, filled) holds unparsed bytes; SIMDJSON_PADDING spare bytes always follow.
   std::string buffer(kBlockSize + simdjson::SIMDJSON_PADDING, '\0');
   size_t filled = 0;
@@ -479,6 +486,7 @@ engine::StatusOr<DecisionSummary> LoadDecisionSummary(const std::string& path) {
         status = engine::InvalidArgument(fmt::format("{}: {}", path, gzerror(file, &errnum)));
         break;
       }
+      digest.Update(std::string_view(buffer.data() + filled, static_cast<size_t>(n)));
       filled += static_cast<size_t>(n);
       eof = n == 0;
     }
@@ -514,6 +522,7 @@ engine::StatusOr<DecisionSummary> LoadDecisionSummary(const std::string& path) {
   if (!status.ok()) {
     return status;
   }
+  out.digest = digest.Hex();
   return out;
 }
 
@@ -536,12 +545,14 @@ engine::StatusOr<ReplayOutputs> LoadReplayOutputs(const std::string& dir, bool w
     return figures.status();
   }
   out.report = std::move(figures).value();
+  std::string decisions = (fs::path(dir) / "decisions.jsonl").string();
+  if (!fs::exists(decisions, ec) && fs::exists(decisions + ".gz", ec)) {
+    decisions += ".gz";
+  }
+  const bool have_decisions = fs::exists(decisions, ec);
+  std::optional<std::string> decisions_digest;
   if (with_decisions) {
-    std::string decisions = (fs::path(dir) / "decisions.jsonl").string();
-    if (!fs::exists(decisions, ec) && fs::exists(decisions + ".gz", ec)) {
-      decisions += ".gz";
-    }
-    if (!fs::exists(decisions, ec)) {
+    if (!have_decisions) {
       return engine::NotFound(fmt::format("{}: no such file", decisions));
     }
     engine::StatusOr<DecisionSummary> d = LoadDecisionSummary(decisions);
@@ -549,6 +560,10 @@ engine::StatusOr<ReplayOutputs> LoadReplayOutputs(const std::string& dir, bool w
       return d.status();
     }
     out.decisions = std::move(d).value();
+    decisions_digest = out.decisions.digest;
+  }
+  if (engine::Status s = CheckRunIdsAgree(dir, out.report.run_id, decisions_digest); !s.ok()) {
+    return s;
   }
   return out;
 }

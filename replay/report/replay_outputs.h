@@ -80,6 +80,7 @@ struct ReportFigures {
   std::vector<NamedWaitFigures> by_class;           // sorted by name; "" = no class label
   std::vector<UsageFigures> usage;                  // sorted by (clusterQueue, flavor, resource)
   std::vector<ClusterQueueFigures> cluster_queues;  // sorted by name
+  std::string run_id;                               // runId; empty when absent
 };
 
 // Parses the text of a report.json; `name` prefixes error messages.
@@ -118,6 +119,7 @@ struct DecisionSummary {
   std::vector<std::string> cluster_queues;
   int64_t lines = 0;  // non-blank lines read
   int64_t admitted_lines = 0;
+  std::string digest;  // of the (uncompressed) bytes: the run id (replay/io/content_digest.h)
 };
 
 // Streams DIR/decisions.jsonl (plain or gzip). Unknown `type` values are ignored (a later tally may
@@ -135,6 +137,8 @@ struct ReplayOutputs {
 };
 
 // DIR/report.json, and DIR/decisions.jsonl when `with_decisions`. Errors name the missing file.
+// The files present must carry report.json's runId (replay/report/run_id_check.h): a directory
+// mixing files of two runs, or a report without a run id, is an error.
 engine::StatusOr<ReplayOutputs> LoadReplayOutputs(const std::string& dir, bool with_decisions);
 
 }  // namespace replay

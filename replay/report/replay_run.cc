@@ -171,6 +171,8 @@ int RunReplay(const ReplayOptions& options) {
       return 1;
     }
     completed = *run;
+    log.Flush();
+    report.run_id = log.RunId();
   }
   for (const LoadError& w : state.load.warnings) {
     report.warnings.push_back(w.ToString());

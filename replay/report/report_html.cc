@@ -502,6 +502,9 @@ void AppendEngine(std::string& out, const ReplayReport& r) {
 std::string FormatReportHtml(const ReplayReport& report) {
   std::string out;
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  if (!report.run_id.empty()) {  // read back by tally diff and gate (replay_outputs.h)
+    out += "<meta name=\"tally-run-id\" content=\"" + report.run_id + "\">\n";
+  }
   out += "<title>tally replay report</title>\n<style>";
   out += kStyle;
   out += "</style>\n</head>\n<body>\n<h1>tally replay report</h1>\n<p class=\"mode\">";

@@ -402,6 +402,10 @@ std::string FormatReportJson(const ReplayReport& report) {
     w.Key("resourceClasses");
     WriteResourceClasses(w, report.resource_classes);
   }
+  if (!report.run_id.empty()) {
+    w.Key("runId");
+    w.String(report.run_id);
+  }
   w.Key("schemaVersion");
   w.Int(kReportSchemaVersion);
   w.Key("series");

@@ -215,6 +215,12 @@ std::string FormatPrometheus(const ReplayReport& report) {
              {{"cluster_queue", u.cluster_queue}, {"flavor", u.flavor}, {"resource", u.resource}},
              Value(internal::KueueUnits(u.resource, static_cast<double>(u.nominal))));
   }
+
+  if (!report.run_id.empty()) {  // read back by tally diff and gate (replay_outputs.h)
+    w.Family("tally_run_info", "gauge",
+             "The replay that wrote these files: run_id is the digest of its decisions.jsonl");
+    w.Sample("tally_run_info", {{"run_id", report.run_id}}, "1");
+  }
   return w.Take();
 }
 

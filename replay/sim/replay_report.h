@@ -139,6 +139,9 @@ struct ReplayReport {
   int64_t end_time = 0;      // last simulated instant
   bool truncated = false;    // stopped by --until
   bool interrupted = false;  // stopped by SIGINT/SIGTERM: report.json "complete": false
+  // The digest of decisions.jsonl (DecisionLog::RunId), repeated in every output file so that
+  // `tally diff` and `gate` refuse files of different runs. Empty: not set (not written).
+  std::string run_id;
 
   // --- Outcomes ---
   int64_t workloads_created = 0;

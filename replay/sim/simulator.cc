@@ -141,6 +141,7 @@ void DecisionLog::Write(std::string_view line) {
 }
 
 void DecisionLog::Flush() {
+  digest_.Update(buffer_);
   if (out_ != nullptr && !buffer_.empty()) {
     std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
   }

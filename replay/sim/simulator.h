@@ -30,6 +30,7 @@
 
 #include "engine/base/status.h"
 #include "engine/scheduler.h"
+#include "replay/io/content_digest.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/sim/replay_report.h"
 
@@ -78,11 +79,15 @@ class DecisionLog {
   void Write(std::string_view line);  // without newline
   void Flush();
   int64_t lines() const { return lines_; }
+  // The run id: the digest of every line written so far (call after Flush), which the other
+  // output files repeat (replay/io/content_digest.h).
+  std::string RunId() const { return digest_.Hex(); }
 
  private:
   std::FILE* out_;
   std::string buffer_;
   int64_t lines_ = 0;
+  ContentDigest digest_;
 };
 
 // Whether a model ties every Cohort tree to every other, so that the replay must be one shard:

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "replay/io/content_digest.h"
 #include "replay/report/replay_outputs.h"
 #include "replay/report/report_writers.h"
 #include "replay/sweep/diff.h"
@@ -53,7 +54,8 @@ struct Fixture {
   std::optional<Waits> time_to_start;  // outcomes.fallbacks.timeToStart
 };
 
-std::string ReportJson(const Fixture& f) {
+// `run_id`: the report's runId (what `tally replay` writes: the digest of decisions.jsonl).
+std::string ReportJson(const Fixture& f, const std::string& run_id = "") {
   std::string by_cq = fmt::format(R"({{"name":"team-a",{}}},{{"name":"team-b",{}}})",
                                   WaitsJson(f.team_a), WaitsJson(f.team_b));
   std::string cqs = fmt::format(
@@ -80,7 +82,7 @@ std::string ReportJson(const Fixture& f) {
       R"("evictionsByReason":{{"Preempted":{ep},"PodsReadyTimeout":{et}}},{fallbacks}"finished":5,)"
       R"("pendingAtEnd":{pend},"preemptions":{pre},"requeues":1,"runningAtEnd":3,)"
       R"("workloadsAdmitted":8,"workloadsCreated":11,"workloadsInitiallyAdmitted":0}},)"
-      R"("schemaVersion":1,"series":{{}},)"
+      R"({run_id}"schemaVersion":1,"series":{{}},)"
       R"("time":{{"durationSeconds":3600,"end":"2026-01-01T01:00:00Z","start":"2026-01-01T00:00:00Z","truncated":false}},)"
       R"("timeToAdmission":{{"byClass":[{{"name":"",{none}}},{{"name":"batch",{batch}}}],)"
       R"("byClusterQueue":[{bycq}],"byLocalQueue":[],"byPriority":[],"overall":{{{overall}}}}},)"
@@ -90,7 +92,8 @@ std::string ReportJson(const Fixture& f) {
       fmt::arg("pre", f.preemptions), fmt::arg("none", WaitsJson(f.team_a)),
       fmt::arg("batch", WaitsJson(f.team_b)), fmt::arg("bycq", by_cq),
       fmt::arg("overall", WaitsJson(f.overall)), fmt::arg("usage", usage),
-      fmt::arg("fallbacks", fallbacks));
+      fmt::arg("fallbacks", fallbacks),
+      fmt::arg("run_id", run_id.empty() ? "" : fmt::format(R"("runId":"{}",)", run_id)));
 }
 
 std::string At(int seconds) {
@@ -130,11 +133,15 @@ class DiffGateTest : public ::testing::Test {
                        const std::vector<std::string>& decisions) {
     fs::path dir = root_ / name;
     fs::create_directories(dir);
-    std::ofstream(dir / "report.json") << ReportJson(f) << "\n";
-    std::ofstream d(dir / "decisions.jsonl");
+    std::string text;
     for (const std::string& line : decisions) {
-      d << line << "\n";
+      text += line;
+      text += '\n';
     }
+    ContentDigest digest;
+    digest.Update(text);
+    std::ofstream(dir / "report.json") << ReportJson(f, digest.Hex()) << "\n";
+    std::ofstream(dir / "decisions.jsonl") << text;
     return dir.string();
   }
 
@@ -255,20 +262,84 @@ TEST_F(DiffGateTest, SummarisesDecisions) {
 
 TEST_F(DiffGateTest, LongDecisionLog) {
   // More than one 4 MiB read block, with lines cut at block boundaries.
-  fs::path dir = root_ / "long";
-  fs::create_directories(dir);
-  std::ofstream(dir / "report.json") << ReportJson(Fixture{});
-  {
-    std::ofstream d(dir / "decisions.jsonl");
-    for (int i = 0; i < 40000; ++i) {
-      d << Admitted(fmt::format("ns/w-{}", i), i % 3600, "a100") << "\n";
-    }
+  std::vector<std::string> lines;
+  for (int i = 0; i < 40000; ++i) {
+    lines.push_back(Admitted(fmt::format("ns/w-{}", i), i % 3600, "a100"));
   }
-  engine::StatusOr<ReplayOutputs> o = LoadReplayOutputs(dir.string(), true);
+  const std::string dir = WriteDir("long", Fixture{}, lines);
+  engine::StatusOr<ReplayOutputs> o = LoadReplayOutputs(dir, true);
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->decisions.workloads.size(), 40000U);
   EXPECT_EQ(o->decisions.lines, 40000);
   EXPECT_EQ(o->decisions.flavor_sets.size(), 1U);
+}
+
+// Run ids: every file of a replay's directory carries the digest of its decisions.jsonl; diff and
+// gate refuse a directory mixing files of different runs.
+TEST_F(DiffGateTest, FilesOfOneRunAgree) {
+  const std::string dir = WriteDir("one-run", Fixture{}, DecisionsA());
+  engine::StatusOr<ReplayOutputs> o = LoadReplayOutputs(dir, false);
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  ContentDigest d;
+  std::string text;
+  for (const std::string& line : DecisionsA()) {
+    text += line + "\n";
+  }
+  d.Update(text);
+  EXPECT_EQ(o->report.run_id, d.Hex());
+  // The other files, when present, carry the same id.
+  std::ofstream(fs::path(dir) / "metrics.prom")
+      << "# HELP tally_run_info x\n# TYPE tally_run_info gauge\ntally_run_info{run_id=\"" << d.Hex()
+      << "\"} 1\n";
+  std::ofstream(fs::path(dir) / "report.html")
+      << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<meta name=\"tally-run-id\" content=\"" << d.Hex() << "\">\n";
+  EXPECT_TRUE(LoadReplayOutputs(dir, true).ok());
+}
+
+TEST_F(DiffGateTest, DecisionsOfAnotherRunAreRefused) {
+  const std::string dir = WriteDir("mixed", Fixture{}, DecisionsA());
+  // decisions.jsonl of another run beside this run's report.json (with or without reading it).
+  std::ofstream(fs::path(dir) / "decisions.jsonl") << DecisionsB()[1] << "\n";
+  for (bool with_decisions : {false, true}) {
+    engine::StatusOr<ReplayOutputs> o = LoadReplayOutputs(dir, with_decisions);
+    ASSERT_FALSE(o.ok());
+    EXPECT_NE(o.status().message().find("decisions.jsonl: has digest"), std::string::npos)
+        << o.status().message();
+    EXPECT_NE(o.status().message().find("different runs"), std::string::npos);
+  }
+  // Cut short, as by a copy that failed half way.
+  const std::string cut = WriteDir("cut", Fixture{}, DecisionsA());
+  fs::resize_file(fs::path(cut) / "decisions.jsonl", 100);
+  EXPECT_FALSE(LoadReplayOutputs(cut, false).ok());
+}
+
+TEST_F(DiffGateTest, MetricsOrHtmlOfAnotherRunAreRefused) {
+  const std::string dir = WriteDir("prom", Fixture{}, DecisionsA());
+  std::ofstream(fs::path(dir) / "metrics.prom")
+      << "tally_run_info{run_id=\"0123456789abcdef\"} 1\n";
+  engine::StatusOr<ReplayOutputs> o = LoadReplayOutputs(dir, false);
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.status().message().find("metrics.prom: tally_run_info run_id 0123456789abcdef"),
+            std::string::npos)
+      << o.status().message();
+
+  const std::string html_dir = WriteDir("html", Fixture{}, DecisionsA());
+  std::ofstream(fs::path(html_dir) / "report.html") << "<html><head><title>old</title>\n";
+  o = LoadReplayOutputs(html_dir, false);
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.status().message().find("report.html: tally-run-id (none)"), std::string::npos)
+      << o.status().message();
+}
+
+TEST_F(DiffGateTest, AReportWithoutRunIdIsRefused) {
+  fs::path dir = root_ / "old";
+  fs::create_directories(dir);
+  std::ofstream(dir / "report.json") << ReportJson(Fixture{});
+  engine::StatusOr<ReplayOutputs> o = LoadReplayOutputs(dir.string(), false);
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.status().message().find("report.json: no runId"), std::string::npos)
+      << o.status().message();
 }
 
 TEST_F(DiffGateTest, DiffFiguresAndTopChangedWorkloads) {
