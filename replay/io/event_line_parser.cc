@@ -12,6 +12,7 @@
 
 #include "engine/base/slash_join.h"
 #include "replay/io/event_reader.h"
+#include "replay/io/input_limits.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/time_parse.h"
 #include "replay/io/workload_fields.h"
@@ -21,11 +22,6 @@ namespace replay {
 namespace {
 
 using internal::MakeEventError;
-
-// An event object larger than this is not handed to the manifest parsers (about 100 bytes of
-// memory per byte): docs/limits.md. Real objects are a few KiB; the fast path, which reads
-// common Workloads without that cost, has no such limit.
-constexpr size_t kMaxSlowPathObjectBytes = size_t{4} << 20;
 
 // True (with `error`) when `object` would only be refused by the manifest parsers, or is too big
 // to give them: a Workload with more pod sets than Kueue allows, with the loader's own message.
@@ -46,12 +42,15 @@ bool RefuseOversizedObject(simdjson::dom::element object, size_t bytes, EventErr
                                        name_space, name, pod_sets.size(), internal::kMaxPodSets));
     return true;
   }
-  if (bytes > kMaxSlowPathObjectBytes) {
+  // An event object larger than this is not handed to the manifest parsers (about 100 bytes of
+  // memory per byte): docs/limits.md. Real objects are a few KiB; the fast path, which reads
+  // common Workloads without that cost, has no such limit.
+  if (const size_t limit = CurrentInputLimits().max_object_bytes; bytes > limit) {
     error = MakeEventError(
         EventErrorReason::kBadObject, "object",
         fmt::format("{} bytes: larger than {} bytes, not loaded (only common Workload "
-                    "shapes are read at any size)",
-                    bytes, kMaxSlowPathObjectBytes));
+                    "shapes are read at any size; --max-object-bytes)",
+                    bytes, limit));
     return true;
   }
   return false;

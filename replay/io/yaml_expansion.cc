@@ -8,7 +8,7 @@
 namespace replay {
 
 engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
-                                  const YamlExpansionLimits& limits) {
+                                  const InputLimits& limits) {
   std::vector<std::pair<YAML::Node, size_t>> stack;  // node, depth
   stack.emplace_back(document, 1);
   size_t visited = 0;
@@ -19,17 +19,17 @@ engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view f
       continue;
     }
     const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
-    if (depth > limits.max_depth) {
+    if (depth > limits.yaml_max_depth) {
       return engine::InvalidArgument(fmt::format(
           "{}:{}: YAML nested deeper than {} levels once aliases are followed (an alias inside its "
-          "own anchor nests without end)",
-          file, line, limits.max_depth));
+          "own anchor nests without end; --max-yaml-depth)",
+          file, line, limits.yaml_max_depth));
     }
-    if (++visited > limits.max_nodes) {
+    if (++visited > limits.yaml_max_nodes) {
       return engine::InvalidArgument(fmt::format(
           "{}:{}: YAML expands to more than {} nodes once aliases are followed (aliases of "
-          "aliases multiply)",
-          file, line, limits.max_nodes));
+          "aliases multiply; --max-yaml-nodes)",
+          file, line, limits.yaml_max_nodes));
     }
     if (node.IsSequence()) {
       for (const YAML::Node& item : node) {

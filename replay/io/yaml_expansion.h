@@ -16,22 +16,16 @@
 #include <string_view>
 
 #include "engine/base/status.h"
+#include "replay/io/input_limits.h"
 
 #include <yaml-cpp/yaml.h>
 
 namespace replay {
 
-struct YamlExpansionLimits {
-  // Kubernetes objects nest a dozen levels; a tree deeper than this is an alias loop or an attack.
-  size_t max_depth = 256;
-  // Nodes visited with every alias expanded: a `kind: List` of 20,000 objects of 200 nodes each
-  // is 4 million.
-  size_t max_nodes = 10'000'000;
-};
-
-// OK, or an InvalidArgument "FILE:LINE: ..." at the node where a limit was crossed. Iterative:
-// never recurses, and stops at the first node beyond a limit.
+// OK, or an InvalidArgument "FILE:LINE: ..." at the node where a limit was crossed: deeper than
+// limits.yaml_max_depth or more than limits.yaml_max_nodes nodes (replay/io/input_limits.h).
+// Iterative: never recurses, and stops at the first node beyond a limit.
 engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
-                                  const YamlExpansionLimits& limits = {});
+                                  const InputLimits& limits = CurrentInputLimits());
 
 }  // namespace replay

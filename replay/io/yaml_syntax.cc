@@ -48,6 +48,10 @@ YamlSyntaxError ParseDiagnostic(std::string_view report) {
 
 }  // namespace
 
+std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text) {
+  return FindYamlSyntaxError(text, CurrentInputLimits().yaml_max_depth);
+}
+
 std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t max_depth) {
   // Errors are captured, never printed: tally reports them in its own file:line form. Not
   // libfyaml's "collect errors" mode: 0.7.12 never frees what it collects (LeakSanitizer).
@@ -77,9 +81,9 @@ std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t
     if (event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START) {
       if (++depth > max_depth) {
         const fy_mark* mark = fy_event_start_mark(event);
-        too_deep = YamlSyntaxError{mark != nullptr ? mark->line + 1 : 0,
-                                   mark != nullptr ? mark->column + 1 : 0,
-                                   fmt::format("nested deeper than {} levels", max_depth)};
+        too_deep = YamlSyntaxError{
+            mark != nullptr ? mark->line + 1 : 0, mark != nullptr ? mark->column + 1 : 0,
+            fmt::format("nested deeper than {} levels (--max-yaml-depth)", max_depth)};
       }
     } else if (event->type == FYET_MAPPING_END || event->type == FYET_SEQUENCE_END) {
       --depth;

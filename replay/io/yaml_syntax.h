@@ -12,8 +12,9 @@
 //     // e->line 3, e->column 1, e->message "did not find expected node content"
 //   }
 //
-// Nesting is limited too (mappings and sequences, kYamlMaxDepth levels): a Kubernetes object
-// nests about a dozen; thousands of `[` would overflow yaml-cpp's stack.
+// Nesting is limited too (mappings and sequences; InputLimits::yaml_max_depth levels, 256 unless
+// --max-yaml-depth says otherwise): a Kubernetes object nests about a dozen; thousands of `[`
+// would overflow yaml-cpp's stack.
 // Thread safety: reentrant (one libfyaml parser per call).
 #pragma once
 
@@ -22,11 +23,14 @@
 #include <string>
 #include <string_view>
 
+#include "replay/io/input_limits.h"
+
 #include <yaml-cpp/yaml.h>
 
 namespace replay {
 
-inline constexpr size_t kYamlMaxDepth = 256;
+// The default depth limit (replay/io/input_limits.h).
+inline constexpr size_t kYamlMaxDepth = InputLimits{}.yaml_max_depth;
 
 struct YamlSyntaxError {
   int line = 0;    // 1-based; 0 when unknown
@@ -34,8 +38,9 @@ struct YamlSyntaxError {
   std::string message;
 };
 
-std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text,
-                                                   size_t max_depth = kYamlMaxDepth);
+// With the process's depth limit (CurrentInputLimits), or an explicit one.
+std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text);
+std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t max_depth);
 
 // FindYamlSyntaxError, thrown as yaml-cpp would throw it (YAML::ParserException with a 0-based
 // Mark), for callers that already report yaml-cpp's exceptions.

@@ -152,7 +152,7 @@ TEST(YamlDocumentsTest, NestingBeyondTheLimitIsAnError) {
   deep += std::string(kYamlMaxDepth + 1, ']');
   std::optional<YamlSyntaxError> e = FindYamlSyntaxError(deep);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->message, "nested deeper than 256 levels");
+  EXPECT_EQ(e->message, "nested deeper than 256 levels (--max-yaml-depth)");
   EXPECT_EQ(e->line, 1);
   EXPECT_EQ(e->column, 257);
   std::string fine(kYamlMaxDepth, '[');
@@ -160,6 +160,24 @@ TEST(YamlDocumentsTest, NestingBeyondTheLimitIsAnError) {
   EXPECT_FALSE(FindYamlSyntaxError(fine).has_value());
   std::string very_deep(1'000'000, '[');  // would overflow yaml-cpp's recursive parser
   EXPECT_TRUE(FindYamlSyntaxError(very_deep).has_value());
+}
+
+// --max-yaml-depth: the process-wide limit moves, and the default comes back.
+TEST(YamlDocumentsTest, TheDepthLimitCanBeRaised) {
+  std::string deep(300, '[');
+  deep += std::string(300, ']');
+  ASSERT_TRUE(FindYamlSyntaxError(deep).has_value());
+  InputLimits raised;
+  raised.yaml_max_depth = 1000;
+  SetInputLimits(raised);
+  EXPECT_FALSE(FindYamlSyntaxError(deep).has_value());
+  std::string deeper(1001, '[');
+  deeper += std::string(1001, ']');
+  std::optional<YamlSyntaxError> e = FindYamlSyntaxError(deeper);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->message, "nested deeper than 1000 levels (--max-yaml-depth)");
+  SetInputLimits(InputLimits{});
+  EXPECT_TRUE(FindYamlSyntaxError(deep).has_value());
 }
 
 }  // namespace

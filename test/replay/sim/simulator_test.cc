@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "replay/io/event_reader.h"
+#include "replay/io/input_limits.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/replay_outputs.h"
 #include "replay/report/report_writers.h"
@@ -535,6 +536,18 @@ TEST_F(SimulatorTest, OversizedObjectsAreRefusedBeforeTheManifestParsers) {
   EXPECT_NE(o.report.errors[1].find(":2: object: 5242960 bytes: larger than 4194304 bytes"),
             std::string::npos)
       << o.report.errors[1];
+
+  // --max-object-bytes moves the limit (here down, to refuse a small object).
+  InputLimits low;
+  low.max_object_bytes = 64;
+  SetInputLimits(low);
+  const std::string small =
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"small"},"data":{"x":"0123456789"}})";
+  Outcome lowered = Replay(Manifests("4"), {Added(0, small, "")}, SimulatorOptions{});
+  SetInputLimits(InputLimits{});
+  ASSERT_EQ(lowered.report.errors.size(), 1u);
+  EXPECT_NE(lowered.report.errors[0].find("bytes: larger than 64 bytes"), std::string::npos)
+      << lowered.report.errors[0];
 }
 
 // Issue 23, finding 19: a line above --max-line-bytes is one lineTooLong error, read without

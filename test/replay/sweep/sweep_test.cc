@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "replay/io/input_limits.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/manifest_overlay.h"
 #include "replay/sweep/sweep_results.h"
@@ -212,7 +213,7 @@ TEST(ManifestsTest, AliasLoopsAndAliasBombsAreRefusedWhenParsed) {
   ASSERT_FALSE(loop.ok());
   EXPECT_EQ(loop.status().message(),
             "loop.yaml:1: YAML nested deeper than 256 levels once aliases are followed (an alias "
-            "inside its own anchor nests without end)");
+            "inside its own anchor nests without end; --max-yaml-depth)");
   std::string bomb = "kind: ClusterQueue\nmetadata: {name: team-a}\na0: &a0 [x,x,x,x,x,x,x,x,x]\n";
   for (int i = 1; i <= 7; ++i) {
     bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
@@ -232,6 +233,17 @@ TEST(ManifestsTest, AliasLoopsAndAliasBombsAreRefusedWhenParsed) {
       "kind: ClusterQueue\nmetadata: {name: team-a}\nx: &q [1, 2]\nspec: {a: *q, b: *q}\n",
       "shared.yaml");
   EXPECT_TRUE(shared.ok()) << shared.status().message();
+  // --max-yaml-nodes lowers (or raises) the expansion limit.
+  InputLimits low;
+  low.yaml_max_nodes = 10;
+  SetInputLimits(low);
+  engine::StatusOr<Manifests> over = Manifests::Parse(
+      "kind: ClusterQueue\nmetadata: {name: team-a}\nx: &q [1, 2]\nspec: {a: *q, b: *q}\n",
+      "shared.yaml");
+  SetInputLimits(InputLimits{});
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("more than 10 nodes"), std::string::npos)
+      << over.status().message();
 }
 
 TEST(ManifestsTest, OverlayDeepMerges) {

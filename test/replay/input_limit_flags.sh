@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# input_limit_flags.sh TALLY
+# Issue 23, limits with a flag to raise them (docs/limits.md): a manifest nested 300 levels is
+# refused by default and read with --max-yaml-depth 300; a value above what yaml-cpp parses is a
+# flag error; --max-object-bytes moves the event-object limit of tally replay.
+set -uo pipefail
+tally="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "${work}"' EXIT
+fail=0
+check() {  # check DESCRIPTION CONDITION...
+  local what="$1"
+  shift
+  if ! "$@"; then
+    echo "FAIL: ${what}" >&2
+    fail=1
+  fi
+}
+
+deep="${work}/deep.yaml"
+{
+  printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata: '
+  printf '[%.0s' $(seq 299)
+  printf ']%.0s' $(seq 299)
+  printf '\n'
+} >"${deep}"
+"${tally}" validate "${deep}" >"${work}/out" 2>&1
+check "validate refuses 300 levels by default (exit 1)" test $? -eq 1
+check "the message names the flag" grep -q 'nested deeper than 256 levels (--max-yaml-depth)' \
+  "${work}/out"
+"${tally}" validate --max-yaml-depth 300 "${deep}" >"${work}/out" 2>&1
+check "--max-yaml-depth 300 reads it (exit 0)" test $? -eq 0
+"${tally}" validate --max-yaml-depth 1000 "${deep}" >"${work}/out" 2>&1
+rc=$?
+check "--max-yaml-depth above 496 is a flag error" test "${rc}" -ne 0 -a "${rc}" -ne 1
+
+# An event object the fast Workload path does not read (a ResourceFlavor), about 150 bytes.
+events="${work}/events.jsonl"
+cat >"${events}" <<'JSONL'
+{"format":"tally.events","version":1}
+{"time":1767225600,"type":"ADDED","object":{"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ResourceFlavor","metadata":{"name":"extra","labels":{"pad":"0123456789012345678901234567890123456789"}}}}
+JSONL
+manifests=data/replay/gpu-day/manifests.yaml
+"${tally}" replay --manifests "${manifests}" --events "${events}" --out "${work}/r1" -q \
+  --no-progress >/dev/null 2>&1
+check "the object is within the default limit" \
+  grep -q '"eventsApplied":1,' "${work}/r1/report.json"
+"${tally}" replay --manifests "${manifests}" --events "${events}" --out "${work}/r2" -q \
+  --no-progress --max-object-bytes 100 >/dev/null 2>&1
+check "--max-object-bytes 100 refuses it" grep -q 'larger than 100 bytes' "${work}/r2/report.json"
+
+exit "${fail}"
