@@ -39,10 +39,15 @@ Command AddMergeCommand(CLI::App& app);
 // (replay/cli/feature_gates_flag.cc).
 void AddFeatureGatesFlag(CLI::App* cmd, std::vector<std::pair<std::string, bool>>* out);
 
-// --max-yaml-depth and --max-yaml-nodes (`yaml`: the command reads YAML) and --max-object-bytes
-// (`events`: it reads a trace): the limits of replay/io/input_limits.h, set while parsing
-// (replay/cli/input_limit_flags.cc).
-void AddInputLimitFlags(CLI::App* cmd, bool yaml, bool events);
+// The flags of the limits of replay/io/input_limits.h, set while parsing
+// (replay/cli/input_limit_flags.cc): --max-yaml-depth and --max-yaml-nodes when the command reads
+// YAML, --max-object-bytes when it reads a trace, --max-input-bytes when it reads files whole.
+struct InputLimitFlags {
+  bool yaml = false;
+  bool events = false;
+  bool whole_files = false;
+};
+void AddInputLimitFlags(CLI::App* cmd, InputLimitFlags which);
 
 // `tally import` and one Command per source (philly, audit, alibaba-gpu, alibaba-dlrm).
 std::vector<Command> AddImportCommands(CLI::App& app);

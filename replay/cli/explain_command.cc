@@ -27,7 +27,7 @@ Command AddExplainCommand(CLI::App& app) {
   explain_cmd->add_option("--now", explain->now,
                           "The instant, RFC 3339 (default: latest timestamp in the input)");
   AddFeatureGatesFlag(explain_cmd, &explain->feature_gates);
-  AddInputLimitFlags(explain_cmd, /*yaml=*/true, /*events=*/false);
+  AddInputLimitFlags(explain_cmd, {.yaml = true});
   explain_cmd->add_flag("--kueue-scan-reset", explain->kueue_scan_reset,
                         "Reset flavor scans on ClusterQueue generations only, as Kueue does");
   explain_cmd->add_option("-o,--output", explain->output, "Output format")

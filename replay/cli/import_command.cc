@@ -71,6 +71,14 @@ std::vector<Command> AddImportCommands(CLI::App& app) {
       ->check(CLI::Range(0.001, 1000.0));
   dlrm_cmd->add_option("--cohort", dlrm->cohort, "Cohort of the tenants' ClusterQueues")
       ->capture_default_str();
+  audit_cmd
+      ->add_option("--max-line-bytes", audit->max_line_bytes,
+                   "Longer audit lines are skipped unread (the logs are streamed)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  for (CLI::App* source : {philly_cmd, alibaba_cmd, dlrm_cmd}) {
+    AddInputLimitFlags(source, {.whole_files = true});
+  }
   for (CLI::App* source : {philly_cmd, audit_cmd, alibaba_cmd, dlrm_cmd}) {
     source->add_option("--out", import_options->out, "Output directory")->capture_default_str();
     source->add_flag("--strict", import_options->strict, "Exit 1 when any row was skipped");

@@ -35,9 +35,9 @@ void AddLimit(CLI::App* cmd, const std::string& name, const std::string& help, s
 
 }  // namespace
 
-void AddInputLimitFlags(CLI::App* cmd, bool yaml, bool events) {
+void AddInputLimitFlags(CLI::App* cmd, InputLimitFlags which) {
   const InputLimits defaults;
-  if (yaml) {
+  if (which.yaml) {
     AddLimit(cmd, "--max-yaml-depth",
              "YAML nesting allowed, aliases followed (default "
                  + std::to_string(defaults.yaml_max_depth) + "; docs/limits.md)",
@@ -47,7 +47,13 @@ void AddInputLimitFlags(CLI::App* cmd, bool yaml, bool events) {
                  + std::to_string(defaults.yaml_max_nodes) + ")",
              1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.yaml_max_nodes = v; });
   }
-  if (events) {
+  if (which.whole_files) {
+    AddLimit(cmd, "--max-input-bytes",
+             "Largest input read whole, decompressed (default "
+                 + std::to_string(defaults.max_input_bytes) + ")",
+             1, size_t{1} << 40, [](InputLimits& l, size_t v) { l.max_input_bytes = v; });
+  }
+  if (which.events) {
     AddLimit(cmd, "--max-object-bytes",
              "Largest event object given to the manifest parsers (default "
                  + std::to_string(defaults.max_object_bytes) + ")",

@@ -27,7 +27,7 @@ Command AddReplayCommand(CLI::App& app) {
   replay_cmd->add_flag("--strict", replay_opts->strict, "Stop at the first rejected event");
   replay_cmd->add_option("--until", replay_opts->until, "Stop the virtual clock here (RFC 3339)");
   AddFeatureGatesFlag(replay_cmd, &replay_opts->feature_gates);
-  AddInputLimitFlags(replay_cmd, /*yaml=*/true, /*events=*/true);
+  AddInputLimitFlags(replay_cmd, {.yaml = true, .events = true, .whole_files = true});
   replay_cmd->add_flag("--kueue-scan-reset", replay_opts->kueue_scan_reset,
                        "Reset flavor scans on ClusterQueue generations only, as Kueue does");
   replay_cmd->add_flag("--no-timings", replay_opts->no_timings,

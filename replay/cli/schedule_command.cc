@@ -24,7 +24,7 @@ Command AddScheduleCommand(CLI::App& app) {
   schedule_cmd->add_option("--now", schedule->now,
                            "The instant, RFC 3339 (default: latest timestamp in the input)");
   AddFeatureGatesFlag(schedule_cmd, &schedule->feature_gates);
-  AddInputLimitFlags(schedule_cmd, /*yaml=*/true, /*events=*/false);
+  AddInputLimitFlags(schedule_cmd, {.yaml = true});
   schedule_cmd->add_flag("--kueue-scan-reset", schedule->kueue_scan_reset,
                          "Reset flavor scans on ClusterQueue generations only, as Kueue does "
                          "(default: also on ancestor Cohort generations, as seed 003 says)");

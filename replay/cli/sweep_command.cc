@@ -37,7 +37,7 @@ Command AddSweepCommand(CLI::App& app) {
       ->check(CLI::IsMember({"text", "json"}));
   sweep_cmd->add_option("--until", sweep->until, "Stop the virtual clock here (RFC 3339)");
   AddFeatureGatesFlag(sweep_cmd, &sweep->feature_gates);
-  AddInputLimitFlags(sweep_cmd, /*yaml=*/true, /*events=*/true);
+  AddInputLimitFlags(sweep_cmd, {.yaml = true, .events = true});
   sweep_cmd->add_flag("--kueue-scan-reset", sweep->kueue_scan_reset,
                       "Reset flavor scans on ClusterQueue generations only, as Kueue does");
   sweep_cmd

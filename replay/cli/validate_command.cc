@@ -20,7 +20,7 @@ Command AddValidateCommand(CLI::App& app) {
       ->check(CLI::ExistingPath);
   validate_cmd->add_option("-o,--output", validate->output, "Output format")
       ->check(CLI::IsMember({"text", "json"}));
-  AddInputLimitFlags(validate_cmd, /*yaml=*/true, /*events=*/false);
+  AddInputLimitFlags(validate_cmd, {.yaml = true});
   return {validate_cmd, [validate] { return replay::RunValidate(*validate); }};
 }
 

@@ -15,6 +15,7 @@
 
 #include "engine/base/check.h"
 #include "replay/io/json_writer.h"
+#include "replay/io/line_reader.h"
 #include "replay/io/time_parse.h"
 
 namespace replay {
@@ -96,36 +97,44 @@ bool IsFullObject(simdjson::dom::element o) {
 // Reads all lines of one file into `records`, counting every line.
 void ReadAuditFile(const std::string& path, size_t file_index, std::vector<AuditRecord>& records,
                    ImportCounts& counts, std::unordered_set<std::string>& audit_ids,
-                   int64_t& missing_api_version, std::vector<std::string>& notes) {
-  std::string damage;
-  engine::StatusOr<std::string> text = ReadPlainOrGzip(path, &damage);
-  if (!text.ok()) {
-    counts.Skip("unreadable file", std::string(text.status().message()));
-    notes.push_back(fmt::format("{}: {}", path, text.status().message()));
+                   int64_t& missing_api_version, std::vector<std::string>& notes,
+                   size_t max_line_bytes) {
+  // Streamed: memory holds one line (at most max_line_bytes) and the records kept, whatever the
+  // size of the log (robustness finding 19: a gzip bomb was read into one string).
+  LineReader reader(max_line_bytes);
+  if (engine::Status s = reader.Open(path); !s.ok()) {
+    counts.Skip("unreadable file", std::string(s.message()));
+    notes.push_back(std::string(s.message()));
     return;
   }
-  if (!damage.empty()) {
-    notes.push_back(fmt::format("{} (the lines before the damage were read)", damage));
-  }
   simdjson::dom::parser parser;
-  std::string_view rest = *text;
-  int64_t line_number = 0;
-  while (!rest.empty()) {
-    const size_t nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+  LineReader::Line next;
+  bool have_next = reader.Next(next);
+  std::string line_copy;  // the current line: the reader reads one ahead (for the last-line hint)
+  while (have_next) {
+    const LineReader::Line current = next;
+    if (!current.too_long && current.text.find_first_not_of(" \t\r") == std::string_view::npos) {
+      have_next = reader.Next(next);
       continue;
     }
+    const int64_t line_number = current.number;
     ++counts.read;
     auto skip = [&](const char* reason, std::string_view message) {
       counts.Skip(reason, fmt::format("{}:{}: {}", path, line_number, message));
     };
+    if (current.too_long) {
+      skip("line too long",
+           fmt::format("line longer than {} bytes, skipped (--max-line-bytes)", max_line_bytes));
+      have_next = reader.Next(next);
+      continue;
+    }
+    line_copy.assign(current.text);
+    have_next = reader.Next(next);
+    const std::string_view line = line_copy;
     simdjson::dom::element ev;
     if (const auto error = parser.parse(line.data(), line.size(), true).get(ev)) {
       skip("not JSON", fmt::format("not a JSON object ({}){}", simdjson::error_message(error),
-                                   rest.empty() ? "; the last line: a truncated file?" : ""));
+                                   !have_next ? "; the last line: a truncated file?" : ""));
       continue;
     }
     if (!ev.is_object()) {
@@ -242,6 +251,9 @@ void ReadAuditFile(const std::string& path, size_t file_index, std::vector<Audit
       continue;
     }
     records.push_back(std::move(r));
+  }
+  if (!reader.damage().empty()) {
+    notes.push_back(fmt::format("{} (the lines before the damage were read)", reader.damage()));
   }
 }
 
@@ -605,7 +617,7 @@ engine::StatusOr<ImportOutput> ImportAuditLogs(const AuditImportOptions& options
   int64_t missing_api_version = 0;
   for (size_t i = 0; i < options.paths.size(); ++i) {
     ReadAuditFile(options.paths[i], i, records, out.counts, audit_ids, missing_api_version,
-                  out.notes);
+                  out.notes, options.max_line_bytes);
   }
   if (missing_api_version > 0) {
     out.notes.push_back(fmt::format(

@@ -32,6 +32,9 @@ namespace replay {
 
 struct AuditImportOptions {
   std::vector<std::string> paths;
+  // Longer lines are skipped unread ("line too long"); the logs are streamed, so memory is about
+  // one line plus the records of followed objects (robustness finding 19).
+  size_t max_line_bytes = size_t{64} << 20;
 };
 
 // The manifests are JSON documents (which YAML reads as they are); counts are per audit line;

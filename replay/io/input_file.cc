@@ -8,6 +8,8 @@
 #include <system_error>
 #include <utility>
 
+#include "replay/io/input_limits.h"
+
 namespace replay {
 
 engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::string* damage) {
@@ -38,6 +40,11 @@ engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::stri
     text.resize(filled + static_cast<size_t>(n));
     if (n == 0) {
       break;
+    }
+    if (const size_t limit = CurrentInputLimits().max_input_bytes; text.size() > limit) {
+      gzclose(file);
+      return engine::InvalidArgument(fmt::format(
+          "{}: more than {} bytes (decompressed): not read (--max-input-bytes)", path, limit));
     }
   }
   if (gzclose(file) != Z_OK) {

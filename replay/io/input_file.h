@@ -12,7 +12,8 @@
 
 namespace replay {
 
-// A whole input file, decompressed when it is gzip. A truncated or corrupt gzip stream is an
+// A whole input file, decompressed when it is gzip, of at most InputLimits::max_input_bytes
+// (replay/io/input_limits.h; more is an error). A truncated or corrupt gzip stream is an
 // error, unless `damage` is given: then what could be decompressed is returned and `damage` says
 // what went wrong (audit logs are kept whole as far as they read).
 engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path,

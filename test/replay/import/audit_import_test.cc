@@ -497,6 +497,29 @@ TEST(AuditImportTest, BadAndUselessLinesAreSkippedByReason) {
   EXPECT_TRUE(metadata_named);
 }
 
+// Robustness finding 19: the logs are streamed; a line above the limit is counted as skipped
+// (with its file:line) and never held, and the lines after it are read as usual.
+TEST(AuditImportTest, ALineAboveTheLimitIsSkippedAndTheRestIsRead) {
+  ReplayHarness h;
+  Line ok;
+  ok.ns = "ns";
+  ok.name = "w";
+  ok.request_object = WorkloadObject("w", "1");
+  ok.response_object = ok.request_object;
+  const std::string log = std::string(3 << 20, ' ') + "x\n" + Render(ok) + "\n";
+  AuditImportOptions options{{h.Write("audit.log", log)}};
+  options.max_line_bytes = size_t{1} << 20;
+  engine::StatusOr<ImportOutput> out = ImportAuditLogs(options);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->counts.read, 2);
+  EXPECT_EQ(out->counts.used, 1);
+  EXPECT_EQ(out->counts.skipped_by_reason, (std::map<std::string, int64_t>{{"line too long", 1}}));
+  ASSERT_EQ(out->counts.first_errors.size(), 1U);
+  EXPECT_TRUE(Contains(out->counts.first_errors[0],
+                       "audit.log:1: line longer than 1048576 bytes, skipped (--max-line-bytes)"))
+      << out->counts.first_errors[0];
+}
+
 // Rotated files given newest first, with the older file's clock a little ahead: one order by
 // stageTimestamp, and a truncated gzip file keeps the lines before the damage.
 TEST(AuditImportTest, RotatedFilesAreMergedInTimeOrderAndTruncatedGzipIsKept) {

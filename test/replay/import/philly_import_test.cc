@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "replay/io/input_limits.h"
 #include "test/testing/replay_harness.h"
 
 namespace replay {
@@ -40,6 +41,24 @@ std::vector<std::string> EventLines(const std::string& events) {
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+// An input read whole is limited (--max-input-bytes): above the limit, a clear error instead of
+// a process that grows with a gzip bomb (robustness finding 19).
+TEST(PhillyImportTest, AnInputAboveTheSizeLimitIsAnError) {
+  ReplayHarness h;
+  const std::string csv = std::string(kHeaderLine) + "2017-10-09 07:01:55,100,1,100,vc1\n";
+  InputLimits small;
+  small.max_input_bytes = 40;
+  SetInputLimits(small);
+  engine::StatusOr<ImportOutput> out = ImportText(h, csv);
+  SetInputLimits(InputLimits{});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find(
+                "philly.csv: more than 40 bytes (decompressed): not read (--max-input-bytes)"),
+            std::string::npos)
+      << out.status().message();
+  EXPECT_TRUE(ImportText(h, csv).ok());
 }
 
 TEST(PhillyImportTest, RowsBecomeWorkloadsSortedBySubmitTime) {
