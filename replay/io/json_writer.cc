@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iterator>
 
+#include "replay/io/utf8.h"
+
 namespace replay {
 
 void JsonWriter::BeforeValue() {
@@ -75,35 +77,6 @@ namespace {
 
 bool NeedsEscape(unsigned char c) {
   return c < 0x20 || c == '"' || c == '\\';
-}
-
-bool IsContinuation(const std::string_view s, size_t i) {
-  return i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
-}
-
-// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 when the bytes there are not one.
-size_t Utf8SequenceLength(const std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  const auto next = [&](size_t k) {
-    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0;
-  };
-  if (c >= 0xC2 && c <= 0xDF) {
-    return IsContinuation(s, i + 1) ? 2 : 0;
-  }
-  if (c >= 0xE0 && c <= 0xEF) {
-    const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80;
-    const unsigned char hi = c == 0xED ? 0x9F : 0xBF;
-    return next(1) >= lo && next(1) <= hi && IsContinuation(s, i + 2) ? 3 : 0;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    const unsigned char lo = c == 0xF0 ? 0x90 : 0x80;
-    const unsigned char hi = c == 0xF4 ? 0x8F : 0xBF;
-    return next(1) >= lo && next(1) <= hi && IsContinuation(s, i + 2) && IsContinuation(s, i + 3)
-               ? 4
-               : 0;
-  }
-  return 0;
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <utility>
 
+#include <simdjson.h>
+
 #include "replay/io/manifest_context.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/yaml_expansion.h"
@@ -282,6 +284,11 @@ engine::StatusOr<SetFlag> ParseSetFlag(std::string_view spec) {
     return engine::InvalidArgument(fmt::format("--set {}: {}", spec, why));
   };
   constexpr std::string_view kForm = "expected KIND/NAME:field.path=VALUE[,VALUE...]";
+  // YAML is UTF-8: a key or value with other bytes would be set, then emitted as text that no
+  // YAML parser reads back (found by test/fuzz/overlay_fuzz).
+  if (!simdjson::validate_utf8(spec.data(), spec.size())) {
+    return engine::InvalidArgument("--set: not valid UTF-8");
+  }
   SetFlag flag;
   flag.spec = std::string(spec);
   const size_t colon = spec.find(':');

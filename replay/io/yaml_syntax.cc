@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <libfyaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <string>
+
+#include "replay/io/utf8.h"
 
 namespace replay {
 namespace {
@@ -53,6 +56,18 @@ std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text) {
 }
 
 std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t max_depth) {
+  // YAML text is Unicode. libfyaml 0.7.12 lets an invalid byte in a comment swallow the newline
+  // after it and reads the rest of the file as that comment, so a stray `,` below it (on which
+  // yaml-cpp loops for ever) went unseen: found by test/fuzz/overlay_fuzz.
+  if (const size_t bad = FirstInvalidUtf8(text); bad < text.size()) {
+    const std::string_view before = text.substr(0, bad);
+    const size_t line_start = before.rfind('\n');
+    return YamlSyntaxError{
+        static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1,
+        static_cast<int>(line_start == std::string_view::npos ? bad + 1 : bad - line_start),
+        fmt::format("invalid UTF-8 (byte 0x{:02X}): YAML text is Unicode",
+                    static_cast<unsigned char>(text[bad]))};
+  }
   // Errors are captured, never printed: tally reports them in its own file:line form. Not
   // libfyaml's "collect errors" mode: 0.7.12 never frees what it collects (LeakSanitizer).
   std::string report;

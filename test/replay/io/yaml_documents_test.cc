@@ -180,5 +180,26 @@ TEST(YamlDocumentsTest, TheDepthLimitCanBeRaised) {
   EXPECT_TRUE(FindYamlSyntaxError(deep).has_value());
 }
 
+// Found by test/fuzz/overlay_fuzz: libfyaml let an invalid byte in a comment swallow the rest of
+// the file, so a stray `,` below it reached yaml-cpp, which loops for ever on it (finding 04).
+// Text that is not UTF-8 is refused first, at the line and column of the first bad byte.
+TEST(YamlDocumentsTest, TextThatIsNotUtf8IsRefusedWhereItStops) {
+  std::optional<YamlSyntaxError> e = FindYamlSyntaxError("a: 1\n# x \xc9\n---\n,\n");
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->line, 2);
+  EXPECT_EQ(e->column, 5);
+  EXPECT_EQ(e->message, "invalid UTF-8 (byte 0xC9): YAML text is Unicode");
+  e = FindYamlSyntaxError(
+      "name: \"a\xff"
+      "b\"\n");
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->line, 1);
+  EXPECT_EQ(e->column, 9);
+  // Well-formed multi-byte characters are fine; overlong forms and surrogates are not.
+  EXPECT_FALSE(FindYamlSyntaxError("name: caf\xc3\xa9 \xf0\x9f\x9a\x80\n").has_value());
+  EXPECT_TRUE(FindYamlSyntaxError("name: \xc0\xaf\n").has_value());
+  EXPECT_TRUE(FindYamlSyntaxError("name: \xed\xa0\x80\n").has_value());
+}
+
 }  // namespace
 }  // namespace replay

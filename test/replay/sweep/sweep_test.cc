@@ -145,6 +145,10 @@ TEST(SetFlagTest, Errors) {
             "and cannot be set");
   EXPECT_FALSE(ParseSetFlag("ClusterQueue/a:spec.x={a: 1}").ok());
   EXPECT_FALSE(ParseSetFlag("ClusterQueue/a:spec..x=1").ok());
+  // Found by test/fuzz/overlay_fuzz: a byte that is not UTF-8 in a label key was set, then
+  // emitted as YAML that could not be read back.
+  EXPECT_EQ(message("ClusterQueue/team-a:metadata.labels[\"example.co\x9a/tier\"]=gold"),
+            "--set: not valid UTF-8");
 }
 
 TEST(ManifestsTest, SetReplacesAndCreates) {
