@@ -59,14 +59,26 @@ std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t
   // YAML text is Unicode. libfyaml 0.7.12 lets an invalid byte in a comment swallow the newline
   // after it and reads the rest of the file as that comment, so a stray `,` below it (on which
   // yaml-cpp loops for ever) went unseen: found by test/fuzz/overlay_fuzz.
-  if (const size_t bad = FirstInvalidUtf8(text); bad < text.size()) {
+  // Nor are control characters other than tab and line breaks (YAML's c-printable): a NUL among
+  // the first bytes makes yaml-cpp read the text as UTF-16 or UTF-32 and emit code points that
+  // are not Unicode (found by test/fuzz/overlay_fuzz).
+  const auto where = [&](size_t bad, std::string message) {
     const std::string_view before = text.substr(0, bad);
     const size_t line_start = before.rfind('\n');
     return YamlSyntaxError{
         static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1,
         static_cast<int>(line_start == std::string_view::npos ? bad + 1 : bad - line_start),
-        fmt::format("invalid UTF-8 (byte 0x{:02X}): YAML text is Unicode",
-                    static_cast<unsigned char>(text[bad]))};
+        std::move(message)};
+  };
+  if (const size_t bad = FirstInvalidUtf8(text); bad < text.size()) {
+    return where(bad, fmt::format("invalid UTF-8 (byte 0x{:02X}): YAML text is Unicode",
+                                  static_cast<unsigned char>(text[bad])));
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+      return where(i, fmt::format("control character 0x{:02X}: not allowed in YAML", c));
+    }
   }
   // Errors are captured, never printed: tally reports them in its own file:line form. Not
   // libfyaml's "collect errors" mode: 0.7.12 never frees what it collects (LeakSanitizer).

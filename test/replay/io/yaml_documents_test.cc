@@ -199,6 +199,14 @@ TEST(YamlDocumentsTest, TextThatIsNotUtf8IsRefusedWhereItStops) {
   EXPECT_FALSE(FindYamlSyntaxError("name: caf\xc3\xa9 \xf0\x9f\x9a\x80\n").has_value());
   EXPECT_TRUE(FindYamlSyntaxError("name: \xc0\xaf\n").has_value());
   EXPECT_TRUE(FindYamlSyntaxError("name: \xed\xa0\x80\n").has_value());
+  // Control characters other than tab and line breaks: a NUL among the first bytes made yaml-cpp
+  // decode the text as UTF-32 (also found by overlay_fuzz).
+  e = FindYamlSyntaxError(std::string_view("C\0\0\0erQueue: 1\n", 14));
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->column, 2);
+  EXPECT_EQ(e->message, "control character 0x00: not allowed in YAML");
+  EXPECT_TRUE(FindYamlSyntaxError("a: b\x7f\n").has_value());
+  EXPECT_FALSE(FindYamlSyntaxError("a:\tb\r\nc: d\n").has_value());
 }
 
 }  // namespace
