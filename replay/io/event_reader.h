@@ -33,6 +33,7 @@
 
 #include "engine/base/status.h"
 #include "engine/cluster_spec.h"
+#include "replay/io/uninitialized_buffer.h"
 
 namespace replay {
 
@@ -192,9 +193,9 @@ class EventReader {
   std::unique_ptr<Impl> impl_;
   EventLineParser parser_;
   std::string path_;
-  std::vector<char> buffer_;
-  size_t begin_ = 0;  // start of unread data in buffer_
-  size_t end_ = 0;    // end of valid data in buffer_
+  UninitializedBuffer buffer_;  // bytes past end_ are not zeroed (padding is set where needed)
+  size_t begin_ = 0;            // start of unread data in buffer_
+  size_t end_ = 0;              // end of valid data in buffer_
   bool eof_ = false;
   std::string read_error_;  // set when reading stopped on an error, reported once by Next
   bool header_checked_ = false;

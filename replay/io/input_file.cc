@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -21,11 +22,15 @@ engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::stri
   }
   gzbuffer(file, 1 << 20);
   std::string text;
-  constexpr size_t kChunk = 1 << 20;
+  // Reads grow with the text (64 KiB, then as much as was read, up to 1 MiB): resize zeroes what
+  // it adds, and a small file should not pay for a megabyte.
+  constexpr size_t kMinChunk = size_t{64} << 10;
+  constexpr size_t kMaxChunk = size_t{1} << 20;
   while (true) {
     const size_t filled = text.size();
-    text.resize(filled + kChunk);
-    const int n = gzread(file, text.data() + filled, static_cast<unsigned>(kChunk));
+    const size_t chunk = std::clamp(filled, kMinChunk, kMaxChunk);
+    text.resize(filled + chunk);
+    const int n = gzread(file, text.data() + filled, static_cast<unsigned>(chunk));
     if (n < 0) {
       int errnum = 0;
       std::string message = fmt::format("{}: {}", path, gzerror(file, &errnum));
