@@ -19,6 +19,12 @@ elseif(TALLY_SANITIZE STREQUAL "thread")
 elseif(NOT TALLY_SANITIZE STREQUAL "")
   message(FATAL_ERROR "TALLY_SANITIZE must be '', 'address' or 'thread', not '${TALLY_SANITIZE}'")
 endif()
+if(TALLY_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT TALLY_SANITIZE STREQUAL "address")
+    message(FATAL_ERROR "TALLY_FUZZ needs clang and TALLY_SANITIZE=address (scripts/build --preset asan)")
+  endif()
+  list(APPEND TALLY_SANITIZER_FLAGS -fsanitize=fuzzer-no-link)
+endif()
 
 function(_tally_common_flags target)
   target_compile_options(${target} PRIVATE ${TALLY_WARNINGS} ${TALLY_SANITIZER_FLAGS})
@@ -65,4 +71,20 @@ function(tally_cc_bench)
   _tally_common_flags(${ARG_NAME})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} benchmark::benchmark
                                             benchmark::benchmark_main)
+endfunction()
+
+# tally_cc_fuzz(NAME name SRCS a_fuzz.cc DEPS lib ...): a libFuzzer binary (TALLY_FUZZ builds only).
+# A ctest of the same name runs it once over its seed corpus (`scripts/fuzz --seeds-only`), so the
+# reproducers of test/robustness stay regression tests of the fuzz build too.
+function(tally_cc_fuzz)
+  cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SRCS})
+  _tally_common_flags(${ARG_NAME})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
+  target_link_options(${ARG_NAME} PRIVATE -fsanitize=fuzzer)
+  add_test(NAME ${ARG_NAME}
+           COMMAND ${PROJECT_SOURCE_DIR}/scripts/fuzz --build ${CMAKE_BINARY_DIR} --seeds-only
+                   ${ARG_NAME}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(${ARG_NAME} PROPERTIES LABELS fuzz TIMEOUT 300)
 endfunction()

@@ -1,0 +1,66 @@
+// File: test/fuzz/event_line_fuzz.cc
+//
+// Trace events: one line through the parser the parallel replay's workers use, and the same
+// bytes as a whole tally.events/v1 file through the reader (header check, line splitting, the
+// order of times). Every line the reader sees ends as an event or an error with its line number:
+// nothing is dropped without a word.
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <simdjson.h>
+
+#include "replay/io/event_reader.h"
+#include "test/fuzz/fuzz_support.h"
+
+namespace {
+
+void ParseOneLine(std::string_view line) {
+  static replay::EventLineParser parser;
+  std::string padded(line);
+  padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
+  replay::TraceEvent event;
+  replay::EventError error;
+  bool timed = false;
+  const replay::ReadResult r =
+      parser.Parse(padded.data(), line.size(), padded.size(), "fuzz.jsonl", 7, event, error, timed);
+  FUZZ_CHECK(r == replay::ReadResult::kEvent || r == replay::ReadResult::kError);
+  if (r == replay::ReadResult::kEvent) {
+    FUZZ_CHECK(event.line == 7);
+  }
+}
+
+void ReadAsFile(std::string_view text) {
+  static tally_fuzz::ScratchFile file("events.jsonl");
+  replay::EventReader reader;
+  reader.set_max_line_bytes(4096);
+  if (!reader.Open(file.Write(text)).ok()) {
+    return;
+  }
+  replay::TraceEvent event;
+  replay::EventError error;
+  int64_t results = 0;
+  int64_t last_line = 0;
+  for (;;) {
+    const replay::ReadResult r = reader.Next(event, error);
+    if (r == replay::ReadResult::kEnd) {
+      break;
+    }
+    ++results;
+    const int64_t line = r == replay::ReadResult::kEvent ? event.line : error.line;
+    FUZZ_CHECK(line >= 1 && line <= reader.lines_read());
+    FUZZ_CHECK(line >= last_line);
+    last_line = line;
+    FUZZ_CHECK(results <= reader.lines_read() + 1);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text = tally_fuzz::AsText(data, size);
+  const size_t newline = text.find('\n');
+  ParseOneLine(text.substr(0, newline));
+  ReadAsFile(text);
+  return 0;
+}

@@ -1,0 +1,47 @@
+// File: test/fuzz/quantity_fuzz.cc
+//
+// The number parsers: Kubernetes quantities (decimal, canonical request and quota amounts),
+// RFC 3339 times, Go durations, decimal seconds and the importers' whole numbers. Beyond "no
+// crash, no sanitizer report": every value that parses prints back to text that parses to the
+// same value (the reports and messages print what the engine computed from these).
+#include <cstdint>
+#include <string>
+
+#include "engine/quantity.h"
+#include "replay/import/import_common.h"
+#include "replay/io/time_parse.h"
+#include "test/fuzz/fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text = tally_fuzz::AsText(data, size);
+
+  (void)engine::ParseDecimalQuantity(text);
+  for (const bool milli : {false, true}) {
+    const std::string_view resource = milli ? "cpu" : "memory";
+    if (engine::StatusOr<engine::Quantity> q = engine::ParseCanonicalQuantity(text, milli);
+        q.ok()) {
+      const std::string printed = engine::FormatQuantity(*q, resource);
+      engine::StatusOr<engine::Quantity> again = engine::ParseCanonicalQuantity(printed, milli);
+      FUZZ_CHECK(again.ok() && *again == *q);
+    }
+    if (engine::StatusOr<engine::Quantity> q = engine::ParseQuotaQuantity(text, milli); q.ok()) {
+      (void)engine::FormatAmount(*q, resource);
+    }
+  }
+
+  if (engine::StatusOr<int64_t> t = replay::ParseRfc3339(text); t.ok()) {
+    engine::StatusOr<int64_t> again = replay::ParseRfc3339(replay::FormatRfc3339(*t));
+    FUZZ_CHECK(again.ok() && *again == *t);
+  }
+  if (engine::StatusOr<int64_t> d = replay::ParseGoDuration(text); d.ok()) {
+    FUZZ_CHECK(*d >= 0);
+    engine::StatusOr<int64_t> again = replay::ParseGoDuration(replay::FormatDuration(*d));
+    FUZZ_CHECK(again.ok() && *again == *d);
+  }
+  (void)replay::ParseDecimalSeconds(text);
+  if (int64_t n = 0; replay::ParseWholeNumber(text, n)) {
+    int64_t again = 0;
+    FUZZ_CHECK(replay::ParseWholeNumber(std::to_string(n), again) && again == n);
+  }
+  return 0;
+}
