@@ -6,17 +6,8 @@
 # passed on stale data); a directory holding the user's own files keeps them.
 set -uo pipefail
 tally="$1"
-work="$(mktemp -d)"
-trap 'rm -rf "${work}"' EXIT
-fail=0
-check() {  # check DESCRIPTION CONDITION...
-  local what="$1"
-  shift
-  if ! "$@"; then
-    echo "FAIL: ${what}" >&2
-    fail=1
-  fi
-}
+# shellcheck source=test/replay/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 manifests=data/replay/gpu-day/manifests.yaml
 events=data/replay/gpu-day/events.jsonl.gz
 mkdir "${work}/o"

@@ -5,17 +5,8 @@
 # flag error; --max-object-bytes moves the event-object limit of tally replay.
 set -uo pipefail
 tally="$1"
-work="$(mktemp -d)"
-trap 'rm -rf "${work}"' EXIT
-fail=0
-check() {  # check DESCRIPTION CONDITION...
-  local what="$1"
-  shift
-  if ! "$@"; then
-    echo "FAIL: ${what}" >&2
-    fail=1
-  fi
-}
+# shellcheck source=test/replay/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 deep="${work}/deep.yaml"
 {
