@@ -289,6 +289,14 @@ engine::StatusOr<SetFlag> ParseSetFlag(std::string_view spec) {
   if (!simdjson::validate_utf8(spec.data(), spec.size())) {
     return engine::InvalidArgument("--set: not valid UTF-8");
   }
+  // Nor control characters, which YAML does not allow either (a NUL in a value was set, then
+  // emitted as text no parser reads back: overlay_fuzz).
+  for (const char ch : spec) {
+    if (const auto c = static_cast<unsigned char>(ch); c < 0x20 || c == 0x7F) {
+      return engine::InvalidArgument(
+          fmt::format("--set: control character 0x{:02X} not allowed", static_cast<int>(c)));
+    }
+  }
   SetFlag flag;
   flag.spec = std::string(spec);
   const size_t colon = spec.find(':');

@@ -149,6 +149,10 @@ TEST(SetFlagTest, Errors) {
   // emitted as YAML that could not be read back.
   EXPECT_EQ(message("ClusterQueue/team-a:metadata.labels[\"example.co\x9a/tier\"]=gold"),
             "--set: not valid UTF-8");
+  EXPECT_EQ(ParseSetFlag(std::string_view("ClusterQueue/team-a:metadata.name\0x=1", 37))
+                .status()
+                .message(),
+            "--set: control character 0x00 not allowed");
 }
 
 TEST(ManifestsTest, SetReplacesAndCreates) {
