@@ -12,6 +12,7 @@
 
 #include <simdjson.h>
 
+#include "replay/io/input_limits.h"
 #include "replay/io/manifest_context.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/yaml_expansion.h"
@@ -333,6 +334,12 @@ engine::StatusOr<SetFlag> ParseSetFlag(std::string_view spec) {
     return bad(steps.status().message());
   }
   flag.steps = std::move(steps).value();
+  // The object's own mapping is one level: a path of more steps than the depth limit would
+  // create YAML that no tally command reads back (found by test/fuzz/overlay_fuzz).
+  if (const size_t limit = CurrentInputLimits().yaml_max_depth; flag.steps.size() + 1 > limit) {
+    return bad(fmt::format("the path has {} steps: deeper than {} levels (--max-yaml-depth)",
+                           flag.steps.size(), limit));
+  }
   if (IsIdentityPath(flag.steps)) {
     return bad(fmt::format("{} is part of the object's identity and cannot be set", flag.path));
   }

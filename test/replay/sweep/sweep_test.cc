@@ -153,6 +153,15 @@ TEST(SetFlagTest, Errors) {
                 .status()
                 .message(),
             "--set: control character 0x00 not allowed");
+  // A path deeper than the YAML depth limit would create YAML no command reads back.
+  std::string deep = "ClusterQueue/team-a:spec";
+  for (int i = 0; i < 300; ++i) {
+    deep += ".a";
+  }
+  deep += "=1";
+  EXPECT_NE(ParseSetFlag(deep).status().message().find(
+                "the path has 301 steps: deeper than 256 levels (--max-yaml-depth)"),
+            std::string::npos);
 }
 
 TEST(ManifestsTest, SetReplacesAndCreates) {
