@@ -10,7 +10,7 @@
 #include "replay/io/input_file.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/time_parse.h"
-#include "replay/io/yaml_syntax.h"
+#include "replay/io/yaml_tree.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -172,8 +172,7 @@ engine::Status LoadManifestObjects(const std::vector<std::string>& paths,
       return text.status();
     }
     try {
-      ThrowIfNotYaml(*text);  // yaml-cpp may loop for ever on invalid text
-      for (const YAML::Node& doc : YAML::LoadAll(*text)) {
+      for (const YAML::Node& doc : LoadAllYaml(*text)) {
         CollectObjects(doc, objects);
       }
     } catch (const YAML::Exception& e) {

@@ -19,7 +19,7 @@
 #include "engine/k8s_names.h"
 #include "engine/quantity.h"
 #include "replay/io/time_parse.h"
-#include "replay/io/yaml_syntax.h"
+#include "replay/io/yaml_tree.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -467,8 +467,7 @@ engine::StatusOr<KueuePerfConfig> ParseKueuePerfConfig(std::string_view yaml,
   ConfigReader r(file_name);
   YAML::Node root;
   try {
-    ThrowIfNotYaml(yaml);  // yaml-cpp may loop for ever on invalid text
-    root = YAML::Load(std::string(yaml));
+    root = LoadYaml(yaml);
   } catch (const YAML::Exception& e) {
     return engine::InvalidArgument(
         fmt::format("{}:{}: not valid YAML: {}", file_name, e.mark.line + 1, e.msg));

@@ -16,7 +16,7 @@
 #include "replay/io/manifest_context.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/yaml_expansion.h"
-#include "replay/io/yaml_syntax.h"
+#include "replay/io/yaml_tree.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -71,8 +71,7 @@ std::string PathText(const std::vector<FieldPathStep>& steps, size_t n) {
 engine::StatusOr<YAML::Node> ParseScalar(const std::string& text) {
   YAML::Node node;
   try {
-    ThrowIfNotYaml(text);  // yaml-cpp may loop for ever on invalid text
-    node = YAML::Load(text);
+    node = LoadYaml(text);
   } catch (const YAML::Exception& e) {
     return engine::InvalidArgument(fmt::format("value {} is not a YAML scalar: {}", text, e.msg));
   }
@@ -374,8 +373,7 @@ engine::StatusOr<Manifests> Manifests::Parse(std::string_view yaml, std::string_
   Manifests m;
   std::vector<YAML::Node> nodes;
   try {
-    ThrowIfNotYaml(yaml);
-    nodes = YAML::LoadAll(std::string(yaml));
+    nodes = LoadAllYaml(yaml);
   } catch (const YAML::Exception& e) {
     return engine::InvalidArgument(
         fmt::format("{}:{}: YAML syntax error: {}", file_name, e.mark.line + 1, e.msg));

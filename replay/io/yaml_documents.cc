@@ -8,7 +8,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "replay/io/yaml_syntax.h"
+#include "replay/io/yaml_tree.h"
 
 namespace replay {
 namespace {
@@ -71,15 +71,12 @@ std::vector<YAML::Node> LoadYamlDocuments(const std::string& text) {
 }
 
 std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& text, size_t parts) {
-  // yaml-cpp may loop for ever on invalid text: it never sees text libfyaml has not accepted
-  // (the whole text, or each chunk on the chunk's thread).
   std::vector<size_t> cuts;
   if (parts > 1 && text.size() >= kMinParallelBytes) {
     cuts = internal::YamlCutPoints(text, parts);
   }
   if (cuts.empty()) {
-    ThrowIfNotYaml(text);
-    return YAML::LoadAll(text);
+    return LoadAllYaml(text);
   }
   std::vector<size_t> bounds = {0};
   bounds.insert(bounds.end(), cuts.begin(), cuts.end());
@@ -93,19 +90,14 @@ std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& te
     const std::string_view before(text.data(), begin);
     std::string chunk(static_cast<size_t>(std::count(before.begin(), before.end(), '\n')), '\n');
     chunk.append(text, begin, end - begin);
-    if (FindYamlSyntaxError(chunk).has_value()) {
-      failed[k] = 1;
-      return;
-    }
     try {
-      parsed[k] = YAML::LoadAll(chunk);
+      parsed[k] = LoadAllYaml(chunk);
     } catch (const std::exception&) {
       failed[k] = 1;
     }
   });
   if (std::find(failed.begin(), failed.end(), 1) != failed.end()) {
-    ThrowIfNotYaml(text);        // the whole text's first error, with its position
-    return YAML::LoadAll(text);  // or LoadAll's own exception
+    return LoadAllYaml(text);  // throws the whole text's first error, with its position
   }
   std::vector<YAML::Node> documents;
   for (std::vector<YAML::Node>& part : parsed) {

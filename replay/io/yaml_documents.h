@@ -1,20 +1,17 @@
 // File: replay/io/yaml_documents.h
 //
-// YAML::LoadAll for a multi-document manifests file, on several threads when it is large.
-// yaml-cpp reads about 3 MB/s: the 3,011 objects of Kueue's large-scale perf config (930 KB) took
-// a fifth of that replay. A line that starts with "---" followed by a blank or the end of the line
-// always starts a document (YAML 1.2 §9.1.2: document markers are forbidden inside scalars), so
-// the text is cut at such lines into one chunk per thread and the chunks are parsed
+// The documents of a multi-document manifests file (LoadAllYaml, replay/io/yaml_tree.h), on
+// several threads when it is large. A line that starts with "---" followed by a blank or the end
+// of the line always starts a document (YAML 1.2 §9.1.2: document markers are forbidden inside
+// scalars), so the text is cut at such lines into one chunk per thread and the chunks are parsed
 // concurrently. Each chunk is preceded by as many newlines as there are lines before it, so the
 // line numbers of its nodes (YAML::Node::Mark) are those of the whole file.
 //
-//   std::vector<YAML::Node> docs = LoadYamlDocuments(text);   // throws as YAML::LoadAll does
+//   std::vector<YAML::Node> docs = LoadYamlDocuments(text);   // throws YAML::ParserException
 //
-// The text is first checked by libfyaml (replay/io/yaml_syntax.h): invalid YAML throws
-// YAML::ParserException with libfyaml's message and line, without reaching yaml-cpp.
-// Equivalence: the documents are those of YAML::LoadAll(text), in order. A text with directives
-// ('%' at the start of a line) or document-end markers ("...") is parsed whole, and so is a text
-// any of whose chunks fails to parse, so that the exception is exactly LoadAll's.
+// Equivalence: the documents are those of LoadAllYaml(text), in order, and so is the exception
+// of an invalid text (the whole text is parsed again to find its first error). A text with
+// directives ('%' at the start of a line) or document-end markers ("...") is parsed whole.
 // Threads: those of the caller's oneTBB arena (one with --threads 1).
 #pragma once
 

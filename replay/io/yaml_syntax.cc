@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -56,6 +57,11 @@ std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text) {
 }
 
 std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t max_depth) {
+  return internal::ForEachYamlEvent(text, max_depth, [](fy_event* /*event*/) {});
+}
+
+std::optional<YamlSyntaxError> internal::ForEachYamlEvent(
+    std::string_view text, size_t max_depth, const std::function<void(fy_event*)>& on_event) {
   // YAML text is Unicode. libfyaml 0.7.12 lets an invalid byte in a comment swallow the newline
   // after it and reads the rest of the file as that comment, so a stray `,` below it (on which
   // yaml-cpp loops for ever) went unseen: found by test/fuzz/overlay_fuzz.
@@ -103,7 +109,11 @@ std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t
     return YamlSyntaxError{0, 0, "out of memory"};
   }
   size_t depth = 0;
-  while (fy_event* event = fy_parser_parse(parser.get())) {
+  const auto free_event = [&parser](fy_event* e) { fy_parser_event_free(parser.get(), e); };
+  while (fy_event* parsed = fy_parser_parse(parser.get())) {
+    // Freed however this iteration ends (on_event may throw).
+    std::unique_ptr<fy_event, decltype(free_event)> owned(parsed, free_event);
+    fy_event* event = owned.get();
     std::optional<YamlSyntaxError> too_deep;  // or another error found on this event
     if (event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START) {
       if (++depth > max_depth) {
@@ -132,10 +142,10 @@ std::optional<YamlSyntaxError> FindYamlSyntaxError(std::string_view text, size_t
         }
       }
     }
-    fy_parser_event_free(parser.get(), event);
     if (too_deep) {
       return too_deep;
     }
+    on_event(event);
   }
   if (!fy_parser_get_stream_error(parser.get())) {
     return std::nullopt;

@@ -1,0 +1,315 @@
+#include "replay/io/yaml_tree.h"
+
+#include <libfyaml.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "replay/io/yaml_syntax.h"
+
+#include <yaml-cpp/node/detail/memory.h>
+#include <yaml-cpp/node/detail/node.h>
+
+namespace replay::internal {
+struct YamlNodeAccess;  // the key of the specialisation below
+}  // namespace replay::internal
+
+// YAML::Node's constructor from a detail::node is private; its friends are yaml-cpp's own
+// NodeBuilder and every specialisation of YAML::as_if. This one is the only code of tally that
+// uses it: a node made here is wrapped exactly as yaml-cpp's NodeBuilder::Root wraps its own.
+template <>
+struct YAML::as_if<replay::internal::YamlNodeAccess, void> {
+  static YAML::Node Wrap(YAML::detail::node& node, YAML::detail::shared_memory_holder memory) {
+    return YAML::Node(node, std::move(memory));
+  }
+};
+
+namespace replay {
+namespace {
+
+using NodeAccess = YAML::as_if<internal::YamlNodeAccess, void>;
+
+std::string_view TokenText(fy_token* token) {
+  size_t length = 0;
+  const char* text = token != nullptr ? fy_token_get_text(token, &length) : nullptr;
+  return text != nullptr ? std::string_view(text, length) : std::string_view();
+}
+
+// yaml-cpp's IsNullString (src/null.cpp).
+bool IsNullText(std::string_view s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+// The steps of yaml-cpp's NodeBuilder (src/nodebuilder.cpp), driven by libfyaml's events.
+class TreeBuilder {
+ public:
+  explicit TreeBuilder(std::string_view text) : text_(text) {}
+
+  void OnEvent(fy_event* event) {
+    if (!unmarked_.empty()) {
+      // yaml-cpp marks an empty node at the token after it (SingleDocParser::HandleNode peeks).
+      if (const fy_mark* next = fy_event_start_mark(event)) {
+        for (YAML::detail::node* node : unmarked_) {
+          node->set_mark(ToMark(next));
+        }
+        unmarked_.clear();
+      }
+    }
+    switch (event->type) {
+      case FYET_DOCUMENT_START:
+        memory_ = std::make_shared<YAML::detail::memory_holder>();
+        root_ = nullptr;
+        anchors_.clear();
+        break;
+      case FYET_DOCUMENT_END:
+        documents_.push_back(root_ != nullptr ? NodeAccess::Wrap(*root_, memory_) : YAML::Node());
+        memory_.reset();
+        break;
+      case FYET_SCALAR:
+        OnScalar(event);
+        break;
+      case FYET_ALIAS:
+        OnAlias(event);
+        break;
+      case FYET_SEQUENCE_START:
+      case FYET_MAPPING_START: {
+        const bool is_map = event->type == FYET_MAPPING_START;
+        fy_token* tag = is_map ? event->mapping_start.tag : event->sequence_start.tag;
+        YAML::detail::node& node = Push(event);
+        node.set_type(is_map ? YAML::NodeType::Map : YAML::NodeType::Sequence);
+        node.set_tag(tag != nullptr ? std::string(TokenText(tag)) : std::string("?"));
+        node.set_style(fy_event_get_node_style(event) == FYNS_FLOW ? YAML::EmitterStyle::Flow
+                                                                   : YAML::EmitterStyle::Block);
+        if (is_map) {
+          ++map_depth_;
+        }
+        break;
+      }
+      case FYET_MAPPING_END:
+        --map_depth_;
+        Pop();
+        break;
+      case FYET_SEQUENCE_END:
+        Pop();
+        break;
+      default:
+        break;
+    }
+  }
+
+  std::vector<YAML::Node> TakeDocuments() { return std::move(documents_); }
+
+  // libfyaml counts columns in characters, yaml-cpp in bytes: the column is recomputed from the
+  // byte offset. The start of the last line seen is kept, so a text costs one pass however many
+  // nodes a line holds.
+  YAML::Mark ToMark(const fy_mark* mark) {
+    YAML::Mark m;
+    if (mark == nullptr) {
+      return m;
+    }
+    const size_t pos = std::min(mark->input_pos, text_.size());
+    m.pos = static_cast<int>(pos);
+    m.line = mark->line;
+    if (mark->line != line_ || pos < line_start_) {
+      size_t start = pos;
+      while (start > 0 && text_[start - 1] != '\n' && text_[start - 1] != '\r') {
+        --start;
+      }
+      line_ = mark->line;
+      line_start_ = start;
+    }
+    m.column = static_cast<int>(pos - line_start_);
+    return m;
+  }
+
+ private:
+  void OnScalar(fy_event* event) {
+    std::string_view value = TokenText(event->scalar.value);
+    fy_token* tag = event->scalar.tag;
+    const bool plain =
+        event->scalar.value == nullptr || fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN;
+    YAML::detail::node& node = Push(event);
+    if (fy_event_start_mark(event) == nullptr && fy_event_get_anchor_token(event) == nullptr
+        && tag == nullptr) {
+      unmarked_.push_back(&node);
+    }
+    if (tag == nullptr && plain && IsNullText(value)) {
+      node.set_null();
+    } else if (const fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
+               (style == FYSS_LITERAL || style == FYSS_FOLDED) && value.ends_with('\n')
+               && !text_.ends_with('\n') && EndsAtEndOfText(event->scalar.value)) {
+      // A block scalar cut by the end of a text without a final line break: libfyaml still ends
+      // it with one, yaml-cpp (and YAML 1.2 §8.1.1.2) does not.
+      value.remove_suffix(1);
+      node.set_scalar(std::string(value));
+      node.set_tag(tag != nullptr ? std::string(TokenText(tag)) : std::string("!"));
+    } else {
+      node.set_scalar(std::string(value));
+      node.set_tag(tag != nullptr ? std::string(TokenText(tag)) : std::string(plain ? "?" : "!"));
+    }
+    Pop();
+  }
+
+  void OnAlias(fy_event* event) {
+    const std::string_view name = TokenText(event->alias.anchor);
+    auto it = anchors_.find(std::string(name));
+    if (it == anchors_.end()) {
+      // yaml-cpp's message (src/exceptions.h: ErrorMsg::UNKNOWN_ANCHOR).
+      throw YAML::ParserException(ToMark(fy_event_start_mark(event)),
+                                  "the referenced anchor is not defined: " + std::string(name));
+    }
+    stack_.push_back(it->second);
+    NoteKey();
+    Pop();
+  }
+
+  // A node for the event, registered under its anchor and pushed. Its mark is that of its first
+  // token, as yaml-cpp's (SingleDocParser::HandleNode takes the mark before the properties).
+  YAML::detail::node& Push(fy_event* event) {
+    YAML::detail::node& node = memory_->create_node();
+    const fy_mark* mark = fy_event_start_mark(event);
+    fy_token* anchor = fy_event_get_anchor_token(event);
+    bool at_anchor = false;  // libfyaml starts an anchor after its `&`, yaml-cpp at it
+    for (fy_token* property : {anchor, fy_event_get_tag_token(event)}) {
+      const fy_mark* at = property != nullptr ? fy_token_start_mark(property) : nullptr;
+      if (at != nullptr && (mark == nullptr || at->input_pos < mark->input_pos)) {
+        mark = at;
+        at_anchor = property == anchor;
+      }
+    }
+    YAML::Mark at = ToMark(mark);
+    if (at_anchor && at.column > 0) {
+      --at.pos;
+      --at.column;
+    }
+    if (mark == fy_event_start_mark(event) && event->type == FYET_SCALAR
+        && event->scalar.value != nullptr) {
+      // libfyaml starts a quoted scalar after its opening quote, yaml-cpp at the quote
+      // (src/scantoken.cpp, ScanQuotedScalar).
+      const fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
+      if ((style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED) && at.column > 0) {
+        --at.pos;
+        --at.column;
+      }
+    }
+    if (mark == fy_event_start_mark(event) && event->type == FYET_SCALAR
+        && event->scalar.value != nullptr) {
+      const fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
+      if (style == FYSS_LITERAL || style == FYSS_FOLDED) {
+        at = BlockScalarHeader(at);
+      }
+    }
+    node.set_mark(at);
+    if (anchor != nullptr) {
+      anchors_[std::string(TokenText(anchor))] = &node;  // a later anchor of that name wins
+    }
+    stack_.push_back(&node);
+    NoteKey();
+    return node;
+  }
+
+  bool EndsAtEndOfText(fy_token* token) const {
+    const fy_mark* end = fy_token_end_mark(token);
+    return end != nullptr && end->input_pos >= text_.size();
+  }
+
+  // libfyaml starts a block scalar at its content, yaml-cpp at its `|` or `>` indicator: the
+  // header is the last non-blank line before the content; its indicator is what is left once a
+  // comment, blanks and the chomping and indentation indicators are cut from its end.
+  YAML::Mark BlockScalarHeader(YAML::Mark content) const {
+    size_t p = std::min(static_cast<size_t>(content.pos), text_.size());
+    while (p > 0
+           && (text_[p - 1] == ' ' || text_[p - 1] == '\t' || text_[p - 1] == '\n'
+               || text_[p - 1] == '\r')) {
+      --p;
+    }
+    const size_t line_start = text_.rfind('\n', p == 0 ? 0 : p - 1);
+    const size_t begin = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::string_view line = text_.substr(begin, p - begin);
+    if (const size_t hash = line.find(" #"); hash != std::string_view::npos) {
+      line = line.substr(0, hash);
+    }
+    while (!line.empty()
+           && std::string_view(" \t-+0123456789").find(line.back()) != std::string_view::npos) {
+      line.remove_suffix(1);
+    }
+    if (line.empty() || (line.back() != '|' && line.back() != '>')) {
+      return content;
+    }
+    YAML::Mark header;
+    header.pos = static_cast<int>(begin + line.size() - 1);
+    header.column = static_cast<int>(line.size() - 1);
+    header.line = content.line
+                  - static_cast<int>(std::count(text_.begin() + static_cast<ptrdiff_t>(begin),
+                                                text_.begin() + content.pos, '\n'));
+    return header;
+  }
+
+  // The node just pushed is a key when its parent is a mapping still waiting for one.
+  void NoteKey() {
+    if (stack_.size() >= 2 && stack_[stack_.size() - 2]->type() == YAML::NodeType::Map
+        && keys_.size() < map_depth_) {
+      keys_.emplace_back(stack_.back(), false);
+    }
+  }
+
+  void Pop() {
+    if (stack_.size() == 1) {
+      root_ = stack_.back();
+      stack_.pop_back();
+      return;
+    }
+    YAML::detail::node& node = *stack_.back();
+    stack_.pop_back();
+    YAML::detail::node& collection = *stack_.back();
+    if (collection.type() == YAML::NodeType::Sequence) {
+      collection.push_back(node, memory_);
+    } else {
+      std::pair<YAML::detail::node*, bool>& key = keys_.back();
+      if (key.second) {
+        collection.insert(*key.first, node, memory_);
+        keys_.pop_back();
+      } else {
+        key.second = true;
+      }
+    }
+  }
+
+  std::string_view text_;
+  int line_ = -1;  // the line of the last mark, and where it starts
+  size_t line_start_ = 0;
+  YAML::detail::shared_memory_holder memory_;
+  YAML::detail::node* root_ = nullptr;
+  std::vector<YAML::detail::node*> stack_;
+  std::vector<YAML::detail::node*> unmarked_;  // empty nodes waiting for the next token's mark
+  std::vector<std::pair<YAML::detail::node*, bool>> keys_;  // key, whether its value follows
+  size_t map_depth_ = 0;
+  std::unordered_map<std::string, YAML::detail::node*> anchors_;
+  std::vector<YAML::Node> documents_;
+};
+
+}  // namespace
+
+std::vector<YAML::Node> LoadAllYaml(std::string_view text) {
+  TreeBuilder builder(text);
+  std::optional<YamlSyntaxError> error = internal::ForEachYamlEvent(
+      text, CurrentInputLimits().yaml_max_depth, [&builder](fy_event* e) { builder.OnEvent(e); });
+  if (error) {
+    YAML::Mark mark;
+    mark.line = error->line - 1;
+    mark.column = error->column - 1;
+    throw YAML::ParserException(mark, error->message);
+  }
+  return builder.TakeDocuments();
+}
+
+YAML::Node LoadYaml(std::string_view text) {
+  std::vector<YAML::Node> documents = LoadAllYaml(text);
+  return documents.empty() ? YAML::Node() : std::move(documents.front());
+}
+
+}  // namespace replay
