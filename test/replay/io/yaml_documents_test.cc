@@ -12,48 +12,12 @@
 #include <tbb/task_arena.h>
 
 #include "replay/io/yaml_syntax.h"
+#include "test/replay/io/yaml_dump.h"
 
 namespace replay {
 namespace {
 
-// A node and everything under it as text, with the line of every node.
-void Dump(const YAML::Node& node, std::string& out) {
-  out += fmt::format("@{}:", node.Mark().line);
-  switch (node.Type()) {
-    case YAML::NodeType::Map:
-      out += "{";
-      for (const auto& kv : node) {
-        Dump(kv.first, out);
-        out += "=";
-        Dump(kv.second, out);
-        out += ",";
-      }
-      out += "}";
-      break;
-    case YAML::NodeType::Sequence:
-      out += "[";
-      for (const auto& item : node) {
-        Dump(item, out);
-        out += ",";
-      }
-      out += "]";
-      break;
-    case YAML::NodeType::Scalar:
-      out += "'" + node.Scalar() + "'";
-      break;
-    default:
-      out += "~";
-  }
-}
-
-std::string DumpAll(const std::vector<YAML::Node>& docs) {
-  std::string out;
-  for (const YAML::Node& d : docs) {
-    Dump(d, out);
-    out += "\n";
-  }
-  return out;
-}
+using testing_yaml::DumpAll;
 
 // ~200 KB of manifests with comments, block scalars, flow maps, empty documents and "---" inside
 // strings (not at the start of a line).

@@ -18,51 +18,12 @@
 #include <gtest/gtest.h>
 
 #include "replay/io/yaml_expansion.h"
+#include "test/replay/io/yaml_dump.h"
 
 namespace replay {
 namespace {
 
-// A node and everything under it as text: type, tag, style, scalar and position of each node.
-void Dump(const YAML::Node& node, std::string& out) {
-  out += fmt::format("@{}:{}<{}>", node.Mark().line, node.Mark().column, node.Tag());
-  switch (node.Type()) {
-    case YAML::NodeType::Map:
-      out += node.Style() == YAML::EmitterStyle::Flow ? "F{" : "{";
-      for (const auto& kv : node) {
-        Dump(kv.first, out);
-        out += "=";
-        Dump(kv.second, out);
-        out += ",";
-      }
-      out += "}";
-      break;
-    case YAML::NodeType::Sequence:
-      out += node.Style() == YAML::EmitterStyle::Flow ? "F[" : "[";
-      for (const auto& item : node) {
-        Dump(item, out);
-        out += ",";
-      }
-      out += "]";
-      break;
-    case YAML::NodeType::Scalar:
-      out += "'" + node.Scalar() + "'";
-      break;
-    case YAML::NodeType::Null:
-      out += "~";
-      break;
-    default:
-      out += "?undefined";
-  }
-}
-
-std::string DumpAll(const std::vector<YAML::Node>& docs) {
-  std::string out;
-  for (const YAML::Node& d : docs) {
-    Dump(d, out);
-    out += "\n";
-  }
-  return out;
-}
+using testing_yaml::DumpAll;
 
 std::string ByYamlCpp(const std::string& text) {
   return DumpAll(YAML::LoadAll(text));
