@@ -134,11 +134,24 @@ std::optional<YamlSyntaxError> internal::ForEachYamlEvent(
         const char* tag_text = fy_tag_token_suffix(tag, &length);
         const std::string_view tag_view =
             tag_text != nullptr ? std::string_view(tag_text, length) : std::string_view();
+        size_t handle_length = 0;
+        const char* handle = fy_tag_token_handle(tag, &handle_length);
+        const std::string_view handle_view =
+            handle != nullptr ? std::string_view(handle, handle_length) : std::string_view();
+        const char* problem = nullptr;
         if (tag_view.find_first_of(",[]{}") != std::string_view::npos) {
+          problem = "a tag holds a flow indicator (, [ ] { })";
+        } else if (tag_view.empty() && handle_view != "!") {
+          // `!!` or `!named!` alone: libfyaml takes it, but what it resolves to (`!!` is
+          // "tag:yaml.org,2002:") cannot be written back as YAML (found by
+          // test/fuzz/overlay_fuzz); yaml-cpp refused it ("tag handle with no suffix"). `!`
+          // alone, the non-specific tag, is fine.
+          problem = "a tag handle with no suffix";
+        }
+        if (problem != nullptr) {
           const fy_mark* mark = fy_event_start_mark(event);
           too_deep = YamlSyntaxError{mark != nullptr ? mark->line + 1 : 0,
-                                     mark != nullptr ? mark->column + 1 : 0,
-                                     "a tag holds a flow indicator (, [ ] { })"};
+                                     mark != nullptr ? mark->column + 1 : 0, problem};
         }
       }
     }

@@ -105,6 +105,7 @@ TEST(YamlTree, ManifestFeatures) {
            "- [a, b]: c\n",
            "x: 1 # comment\n# another\ny: 2\n",
            "a: &x 1\nb: &x 2\nc: *x\n",
+           "a: !!str\nb: !\nc: ! x\n",
        }) {
     try {
       EXPECT_EQ(ByLibfyaml(text), ByYamlCpp(text)) << text;
@@ -134,7 +135,8 @@ TEST(YamlTree, AnAliasIsTheAnchoredNode) {
 }
 
 TEST(YamlTree, ErrorsThrowParserException) {
-  for (const std::string text : {",\n", "a: [1, 2\n", "a: *missing\n", "a: b: c\n", "\x01"}) {
+  for (const std::string text :
+       {",\n", "a: [1, 2\n", "a: *missing\n", "a: b: c\n", "\x01", "!!\n", "a: !!\n"}) {
     EXPECT_THROW(LoadAllYaml(text), YAML::ParserException) << text;
   }
   try {
