@@ -174,14 +174,15 @@ TEST(YamlDocumentsTest, TextThatIsNotUtf8IsRefusedWhereItStops) {
 }
 
 // Found by test/fuzz/manifest_yaml_fuzz in CI: a tag with a comma (`!a,b`) passes libfyaml
-// 0.7.12 and makes yaml-cpp loop for ever. Tags may not hold flow indicators; `!!str` (which
-// resolves to tag:yaml.org,2002:str) and plain local tags are fine.
+// 0.7.12 and made yaml-cpp loop for ever. Tag shorthands may not hold flow indicators; `!!str`
+// (which resolves to tag:yaml.org,2002:str), plain local tags and verbatim tags, which YAML
+// allows to hold them (and which the overlay emitter writes), are fine.
 TEST(YamlDocumentsTest, ATagWithAFlowIndicatorIsRefused) {
   std::optional<YamlSyntaxError> e = FindYamlSyntaxError("!a,b c\n");
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->line, 1);
   EXPECT_EQ(e->message, "a tag holds a flow indicator (, [ ] { })");
-  EXPECT_TRUE(FindYamlSyntaxError("x: !<tag:a,b> c\n").has_value());
+  EXPECT_FALSE(FindYamlSyntaxError("x: !<tag:a,b> c\n").has_value());
   EXPECT_FALSE(FindYamlSyntaxError("x: !!str 5\ny: !local z\n").has_value());
 }
 
