@@ -100,6 +100,16 @@ std::vector<std::string> SplitValues(std::string_view text) {
   return out;
 }
 
+// `---` or `...` followed by a blank or the end: a plain scalar reading so at the start of a
+// line is a document marker, not text (found by test/fuzz/overlay_fuzz).
+bool LooksLikeDocumentMarker(std::string_view scalar) {
+  if (scalar.size() < 3 || (scalar.substr(0, 3) != "---" && scalar.substr(0, 3) != "...")) {
+    return false;
+  }
+  return scalar.size() == 3 || scalar[3] == ' ' || scalar[3] == '\t' || scalar[3] == '\n'
+         || scalar[3] == '\r';
+}
+
 void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
@@ -114,6 +124,10 @@ void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
       }
       if (!tag.empty() && tag != "?") {
         out << YAML::VerbatimTag(tag);
+      }
+      if (LooksLikeDocumentMarker(node.Scalar())) {
+        // yaml-cpp writes `---` plainly; at the root it would start one more document.
+        out << YAML::DoubleQuoted;
       }
       out << node.Scalar();
       return;

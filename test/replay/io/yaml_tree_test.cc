@@ -170,6 +170,22 @@ TEST(YamlTree, TaggedScalarsSurviveAnOverlayRoundTrip) {
   EXPECT_THROW(LoadAllYaml("a: !x,y 1\n"), YAML::ParserException);
 }
 
+TEST(YamlTree, DocumentMarkerScalarsStayOneDocument) {
+  // `u\r---\t---\n` is two documents, the second a plain scalar `---`; written back unquoted it
+  // would read as three (found by test/fuzz/overlay_fuzz).
+  engine::StatusOr<Manifests> once = Manifests::Parse("u\r---\t---\n", "overlay.yaml");
+  ASSERT_TRUE(once.ok()) << once.status().message();
+  ASSERT_EQ(once->documents(), 2u);
+  for (const char* text : {"--- ...\n", "--- '...'\n", "--- '--- x'\n", "a: ---\n", "- '---'\n"}) {
+    engine::StatusOr<Manifests> m = Manifests::Parse(text, "overlay.yaml");
+    ASSERT_TRUE(m.ok()) << text << m.status().message();
+    engine::StatusOr<Manifests> again = Manifests::Parse(m->Emit(), "emitted.yaml");
+    ASSERT_TRUE(again.ok()) << text << again.status().message() << "\n" << m->Emit();
+    EXPECT_EQ(again->documents(), m->documents()) << text << "\n" << m->Emit();
+    EXPECT_EQ(again->Emit(), m->Emit()) << text;
+  }
+}
+
 // Random trees written by yaml-cpp's emitter (block and flow, every scalar style it picks) read
 // back both ways.
 YAML::Node RandomTree(std::mt19937& rng, int depth) {
