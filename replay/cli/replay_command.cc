@@ -57,6 +57,13 @@ Command AddReplayCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   replay_cmd
+      ->add_option(
+          "--events-in-flight", replay_opts->events_in_flight,
+          "Trace lines read ahead of the slowest shard at most (memory: see docs/limits.md); "
+          "shards run free within them")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  replay_cmd
       ->add_option("--pods-ready-delay", replay_opts->pods_ready_delay,
                    "Model: admission to pods ready, unless an event gives podsReadyAfter")
       ->capture_default_str();

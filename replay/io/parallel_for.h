@@ -1,6 +1,6 @@
 // File: replay/io/parallel_for.h
 //
-// The one parallel loop of the replay: ParallelFor(arena, n, grain, fn) calls fn(slot, i) for
+// The parallel loops of the replay. ParallelFor(arena, n, grain, fn) calls fn(slot, i) for
 // every i in [0, n), in chunks of `grain`, on the arena's threads; `slot` in
 // [0, arena.max_concurrency()) names the thread running the call (for per-thread scratch such as a
 // parser), and no two concurrent calls share a slot.
@@ -21,6 +21,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include "engine/base/parallel_loop.h"
 #include "engine/base/phase_profile.h"
@@ -62,17 +63,49 @@ void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn,
     t.join();
   }
 #else
+  // Isolated: a thread waiting for this loop's chunks runs only this loop's chunks, never a
+  // long task of an outer level (a RunWithHelpers helper) that would keep it from returning.
   arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, n, grain),
-        [&](const tbb::blocked_range<size_t>& r) {
-          engine::PhaseScope profile(phase);
-          const size_t slot = static_cast<size_t>(tbb::this_task_arena::current_thread_index());
-          for (size_t i = r.begin(); i != r.end(); ++i) {
-            fn(slot, i);
-          }
-        },
-        tbb::simple_partitioner());
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<size_t>(0, n, grain),
+          [&](const tbb::blocked_range<size_t>& r) {
+            engine::PhaseScope profile(phase);
+            const size_t slot = static_cast<size_t>(tbb::this_task_arena::current_thread_index());
+            for (size_t i = r.begin(); i != r.end(); ++i) {
+              fn(slot, i);
+            }
+          },
+          tbb::simple_partitioner());
+    });
+  });
+#endif
+}
+
+// Runs `main()` on the calling thread and `helper()` on each other thread of the arena, and
+// returns when all have returned. A helper waits for main's work (ShardPipeline::Work) and must
+// return once main has; main must not throw. Without free threads (a 1-thread arena) main does
+// everything and the helpers run after it, finding nothing left.
+template <typename Main, typename Helper>
+void RunWithHelpers(tbb::task_arena& arena, Main&& main, Helper&& helper) {
+  const int helpers = std::max(arena.max_concurrency(), 1) - 1;
+#if defined(TALLY_THREAD_SANITIZER)
+  std::vector<std::thread> threads;
+  for (int i = 0; i < helpers; ++i) {
+    threads.emplace_back([&] { helper(); });
+  }
+  main();
+  for (std::thread& t : threads) {
+    t.join();
+  }
+#else
+  arena.execute([&] {
+    tbb::task_group group;
+    for (int i = 0; i < helpers; ++i) {
+      group.run([&] { helper(); });
+    }
+    main();
+    group.wait();
   });
 #endif
 }

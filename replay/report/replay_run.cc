@@ -131,6 +131,7 @@ int RunReplay(const ReplayOptions& options) {
   sim.threads = options.threads;
   sim.parallel_nomination_min_heads = options.parallel_nomination_min_heads;
   sim.max_line_bytes = options.max_line_bytes;
+  sim.events_in_flight = options.events_in_flight;
   // The whole configuration is built once to check it (and the manifests' Workloads) as
   // `tally validate` would; the replay then builds one engine per shard from the manifests.
   // Large manifests are parsed on the replay's threads (replay/io/yaml_documents.h).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "replay/io/time_parse.h"
 #include "replay/sim/latency_histogram.h"
 #include "replay/sim/replay_stats.h"
+#include "replay/sim/shard_pipeline.h"
 #include "replay/sim/sharded_replay.h"
 
 namespace replay {
@@ -123,6 +125,21 @@ struct Outcome {
   EventError error;
 };
 
+// One batch of trace lines on its way through the shards (ShardPipeline): parsed and routed by
+// the reader, replayed by each shard, taken back by the reader once complete. Slots are reused,
+// so their vectors keep their capacity.
+struct RoutedBatch {
+  std::vector<ParsedLine> lines;
+  size_t used = 0;                             // lines before --until
+  std::vector<int> route;                      // per used line: its shard or kEveryShard
+  std::vector<std::vector<size_t>> routed;     // per shard: its lines, in order
+  std::vector<std::vector<Outcome>> outcomes;  // per shard: per routed line
+  std::vector<ShardLog> logs;                  // per shard: lines older than last_time
+  bool any_event = false;
+  TimeMicros last_time = 0;
+  int64_t file_bytes_read = 0;
+};
+
 }  // namespace
 
 engine::SchedulerOptions ReplaySchedulerOptions(engine::SchedulerOptions options) {
@@ -181,31 +198,45 @@ struct Simulator::Impl {
     if (log == nullptr) {
       return;
     }
-    engine::PhaseScope profile(engine::Phase::kOutput);
     std::vector<ShardLog> taken;
     taken.reserve(static_cast<size_t>(engine->num_shards()));
     for (int k = 0; k < engine->num_shards(); ++k) {
       taken.push_back(
           engine->With(k, [&](ShardSimulator& s) { return s.log().TakeBefore(before); }));
     }
-    struct Line {
-      TimeMicros time;
-      uint32_t shard;
-      uint32_t index;
-    };
-    std::vector<Line> order;
+    WriteLines(taken);
+  }
+
+  // Writes lines the shards handed over up to one instant, merged by (time, shard, order in the
+  // shard), and empties `taken`.
+  void WriteLines(std::vector<ShardLog>& taken) {
+    if (log == nullptr) {
+      return;
+    }
+    engine::PhaseScope profile(engine::Phase::kOutput);
+    order_.clear();
     for (uint32_t k = 0; k < taken.size(); ++k) {
       for (uint32_t i = 0; i < taken[k].size(); ++i) {
-        order.push_back({taken[k].Time(i), k, i});
+        order_.push_back({taken[k].Time(i), k, i});
       }
     }
     // Pushed shard by shard, each in order: a stable sort by time gives (time, shard, index).
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Line& a, const Line& b) { return a.time < b.time; });
-    for (const Line& l : order) {
+    std::stable_sort(order_.begin(), order_.end(),
+                     [](const LineRef& a, const LineRef& b) { return a.time < b.time; });
+    for (const LineRef& l : order_) {
       log->Write(taken[l.shard].Line(l.index));
     }
+    for (ShardLog& t : taken) {
+      t = ShardLog();
+    }
   }
+
+  struct LineRef {
+    TimeMicros time;
+    uint32_t shard;
+    uint32_t index;
+  };
+  std::vector<LineRef> order_;
 
   engine::StatusOr<bool> Run(const std::string& path, ReplayReport& report);
 };
@@ -252,27 +283,34 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   }
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
 
-  // Pass 1: which trees the trace ever ties together.
-  bool single = ModelCouplesShards(options, manifests.spec);
-  engine::ShardPlanner planner;
-  planner.AddManifests(manifests.spec);
-  std::vector<ParsedLine> lines;
-  if (!single) {
-    ParallelEventReader scan(arena, options.batch_lines, ParallelEventReader::Purpose::kRouting);
-    scan.set_max_line_bytes(options.max_line_bytes);
-    if (engine::Status s = scan.Open(path); !s.ok()) {
-      return s;
-    }
-    while (scan.NextBatch(lines)) {
-      for (const ParsedLine& l : lines) {
-        if (l.result == ReadResult::kEvent) {
-          PlanEvent(planner, l.event);
+  // Pass 1: which trees the trace ever ties together. The planner holds an entry per Workload
+  // name of the trace: it is gone before the replay starts.
+  const bool single = ModelCouplesShards(options, manifests.spec);
+  engine::StatusOr<engine::ShardPlan> shard_plan = [&]() -> engine::StatusOr<engine::ShardPlan> {
+    engine::ShardPlanner planner;
+    planner.AddManifests(manifests.spec);
+    if (!single) {
+      std::vector<ParsedLine> lines;
+      ParallelEventReader scan(arena, options.batch_lines, ParallelEventReader::Purpose::kRouting);
+      scan.set_max_line_bytes(options.max_line_bytes);
+      if (engine::Status s = scan.Open(path); !s.ok()) {
+        return s;
+      }
+      while (scan.NextBatch(lines)) {
+        for (const ParsedLine& l : lines) {
+          if (l.result == ReadResult::kEvent) {
+            PlanEvent(planner, l.event);
+          }
         }
       }
     }
+    return planner.Build(single);
+  }();
+  if (!shard_plan.ok()) {
+    return shard_plan.status();
   }
-  engine =
-      std::make_unique<ShardedReplay>(manifests, planner.Build(single), options, log != nullptr);
+  engine = std::make_unique<ShardedReplay>(manifests, std::move(shard_plan).value(), options,
+                                           log != nullptr);
   const int n = engine->num_shards();
   const engine::ShardPlan& plan = engine->plan();
   // Heads of a large cycle are nominated on the same threads as the shards (nested loops).
@@ -292,7 +330,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   }
 
   // Pass 2: the replay. --strict reads one line at a time: nothing after the first rejected
-  // line may be applied.
+  // line may be applied, so it keeps one batch in flight.
   ParallelEventReader reader(arena, options.strict ? 1 : options.batch_lines);
   reader.set_max_line_bytes(options.max_line_bytes);
   if (engine::Status s = reader.Open(path); !s.ok()) {
@@ -310,75 +348,59 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   };
   bool started = false;
   bool stopped = false;
-  bool done = false;
   auto start = [&](TimeMicros t) {
     started = true;
     ForEachShard(arena, [&](int, ShardSimulator& s) { s.Start(t); });
   };
-  std::vector<std::vector<size_t>> routed(static_cast<size_t>(n));  // line indices per shard
-  std::vector<std::vector<Outcome>> outcomes(static_cast<size_t>(n));
-  std::vector<int> route;
-  TimeMicros last_time = 0;
-  while (!done && reader.NextBatch(lines)) {
-    size_t used = lines.size();
-    for (size_t i = 0; i < lines.size(); ++i) {
-      const ParsedLine& l = lines[i];
-      if (l.result == ReadResult::kEvent && options.until && l.event.time > *options.until) {
-        report.truncated = true;
-        used = i;
-        done = true;
-        break;
-      }
+  // How many batches the shards may be spread over. One thread has no one to run ahead: a
+  // wider window would only hold parsed events longer.
+  const int64_t window =
+      options.strict || arena.max_concurrency() <= 1
+          ? 1
+          : std::max<int64_t>(1, static_cast<int64_t>(options.events_in_flight
+                                                      / std::max<size_t>(1, options.batch_lines)));
+  std::vector<RoutedBatch> slots(static_cast<size_t>(window));
+  for (RoutedBatch& b : slots) {
+    b.routed.resize(static_cast<size_t>(n));
+    b.outcomes.resize(static_cast<size_t>(n));
+    b.logs.resize(static_cast<size_t>(n));
+  }
+  auto slot = [&](int64_t batch) -> RoutedBatch& {
+    return slots[static_cast<size_t>(batch % window)];
+  };
+  // One shard's part of one batch: its events, then everything due up to the batch's last
+  // instant, so that its lines older than that instant are final and can be handed over.
+  ShardPipeline pipeline(n, window, [&](int k, int64_t number) {
+    RoutedBatch& b = slot(number);
+    if (!b.any_event) {
+      return;
     }
-    engine::PhaseScope route_profile(engine::Phase::kRoute);
-    route.assign(used, 0);
-    bool any_event = false;
-    for (auto& r : routed) {
-      r.clear();
-    }
-    for (size_t i = 0; i < used; ++i) {
-      const ParsedLine& l = lines[i];
-      if (l.result != ReadResult::kEvent) {
-        continue;
-      }
-      if (!started) {
-        start(l.event.time);
-      }
-      any_event = true;
-      last_time = l.event.time;
-      route[i] = RouteEvent(plan, l.event);
-      if (route[i] == engine::ShardPlan::kEveryShard) {
-        for (auto& r : routed) {
-          r.push_back(i);
+    engine->With(k, [&](ShardSimulator& s) {
+      engine::PhaseScope profile(engine::Phase::kSimulate);
+      const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
+      std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
+      out.assign(mine.size(), Outcome{});
+      for (size_t j = 0; j < mine.size(); ++j) {
+        size_t i = mine[j];
+        if (b.route[i] == engine::ShardPlan::kEveryShard) {
+          TraceEvent copy = b.lines[i].event;  // shards must not share a mutable event
+          out[j].applied = s.Apply(copy, out[j].error);
+        } else {
+          out[j].applied = s.Apply(b.lines[i].event, out[j].error);
         }
-      } else {
-        routed[static_cast<size_t>(route[i])].push_back(i);
       }
-    }
-    if (any_event) {
-      // Shards replay their events in parallel, then run what is due up to the batch's last
-      // instant, so that the lines older than it are final.
-      ForEachShard(arena, [&](int k, ShardSimulator& s) {
-        engine::PhaseScope profile(engine::Phase::kSimulate);
-        const std::vector<size_t>& mine = routed[static_cast<size_t>(k)];
-        std::vector<Outcome>& out = outcomes[static_cast<size_t>(k)];
-        out.assign(mine.size(), Outcome{});
-        for (size_t j = 0; j < mine.size(); ++j) {
-          size_t i = mine[j];
-          if (route[i] == engine::ShardPlan::kEveryShard) {
-            TraceEvent copy = lines[i].event;  // shards must not share a mutable event
-            out[j].applied = s.Apply(copy, out[j].error);
-          } else {
-            out[j].applied = s.Apply(lines[i].event, out[j].error);
-          }
-        }
-        s.AdvanceTo(last_time);
-      });
-    }
-    // The counters and errors, in file order.
+      s.AdvanceTo(b.last_time);
+      if (log != nullptr) {
+        engine::PhaseScope output(engine::Phase::kOutput);
+        b.logs[static_cast<size_t>(k)] = s.log().TakeBefore(b.last_time);
+      }
+    });
+  });
+  // A complete batch back in trace order: the counters and errors, then its decision lines.
+  auto finish_batch = [&](RoutedBatch& b) {
     std::vector<size_t> cursor(static_cast<size_t>(n), 0);
-    for (size_t i = 0; i < used && !stopped; ++i) {
-      const ParsedLine& l = lines[i];
+    for (size_t i = 0; i < b.used && !stopped; ++i) {
+      const ParsedLine& l = b.lines[i];
       ++report.events_read;
       if (l.result == ReadResult::kError) {
         reject(l.error);
@@ -387,17 +409,17 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       bool applied = false;
       EventError error;
-      if (route[i] == engine::ShardPlan::kEveryShard) {
+      if (b.route[i] == engine::ShardPlan::kEveryShard) {
         for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
-          Outcome& o = outcomes[k][cursor[k]++];
+          Outcome& o = b.outcomes[k][cursor[k]++];
           applied = applied || o.applied;
           if (k == 0) {
             error = o.error;
           }
         }
       } else {
-        size_t k = static_cast<size_t>(route[i]);
-        Outcome& o = outcomes[k][cursor[k]++];
+        size_t k = static_cast<size_t>(b.route[i]);
+        Outcome& o = b.outcomes[k][cursor[k]++];
         applied = o.applied;
         error = o.error;
       }
@@ -410,18 +432,93 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
         stopped = options.strict;
       }
     }
-    if (any_event) {
-      FlushLines(last_time);
+    if (b.any_event) {
+      WriteLines(b.logs);
     }
-    progress.Show(reader.file_bytes_read(), report.events_read, last_time, false);
-    if (!stopped && options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
-      report.interrupted = true;  // the batch is replayed; nothing after it
-      stopped = true;
+    progress.Show(b.file_bytes_read, report.events_read, b.last_time, false);
+  };
+  TimeMicros last_time = 0;
+  int64_t pushed = 0;
+  int64_t finished = 0;
+  auto read_all = [&] {
+    bool done = false;
+    while (!done && !stopped) {
+      if (pushed - finished == window) {  // the oldest slot is needed again
+        pipeline.WaitComplete(finished);
+        finish_batch(slot(finished++));
+        continue;
+      }
+      RoutedBatch& b = slot(pushed);
+      if (!reader.NextBatch(b.lines)) {
+        break;
+      }
+      b.used = b.lines.size();
+      for (size_t i = 0; i < b.lines.size(); ++i) {
+        const ParsedLine& l = b.lines[i];
+        if (l.result == ReadResult::kEvent && options.until && l.event.time > *options.until) {
+          report.truncated = true;
+          b.used = i;
+          done = true;
+          break;
+        }
+      }
+      engine::PhaseScope route_profile(engine::Phase::kRoute);
+      b.route.assign(b.used, 0);
+      b.any_event = false;
+      for (auto& r : b.routed) {
+        r.clear();
+      }
+      for (size_t i = 0; i < b.used; ++i) {
+        const ParsedLine& l = b.lines[i];
+        if (l.result != ReadResult::kEvent) {
+          continue;
+        }
+        if (!started) {
+          start(l.event.time);
+        }
+        b.any_event = true;
+        last_time = l.event.time;
+        b.route[i] = RouteEvent(plan, l.event);
+        if (b.route[i] == engine::ShardPlan::kEveryShard) {
+          for (auto& r : b.routed) {
+            r.push_back(i);
+          }
+        } else {
+          b.routed[static_cast<size_t>(b.route[i])].push_back(i);
+        }
+      }
+      b.last_time = last_time;
+      b.file_bytes_read = reader.file_bytes_read();
+      pipeline.Push();
+      ++pushed;
+      if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+        report.interrupted = true;  // the batches read are replayed; nothing after them
+        break;
+      }
     }
-    if (stopped) {
-      break;
+    pipeline.Close();
+    while (finished < pushed) {
+      pipeline.WaitComplete(finished);
+      finish_batch(slot(finished++));
     }
+  };
+  std::exception_ptr failure;
+  RunWithHelpers(
+      arena,
+      [&] {
+        try {
+          read_all();
+        } catch (...) {
+          failure = std::current_exception();
+          pipeline.Close();
+        }
+      },
+      [&] { pipeline.Work(); });
+  if (failure) {
+    std::rethrow_exception(failure);
   }
+  pipeline.Rethrow();
+  stopped = stopped || report.interrupted;
   if (!started) {
     TimeMicros t = 0;
     for (int k = 0; k < n; ++k) {

@@ -5,12 +5,13 @@
 // parallel.
 //
 // The trace is read twice: once to plan the shards (which Cohort trees are ever tied together),
-// then to replay. Each pass reads batches of lines and parses them with several threads
-// (replay/io/parallel_reader.h). Each batch's events are routed to their shards; shards replay
-// their events in parallel, each under its own lock (engine/shard/sharded_engine.h), then every
-// shard is advanced to the batch's last instant, and the decision lines older than that instant are
-// written out merged by (time, shard, order within the shard). At the end the shards'
-// measurements are merged into one report.
+// then to replay. Each pass reads batches of lines and parses them (replay/io/parallel_reader.h).
+// Each batch's events are routed to their shards; each shard replays each batch — its events,
+// then what is due up to the batch's last instant — on any free thread and without waiting for
+// the others (replay/sim/shard_pipeline.h), under its own lock (engine/shard/sharded_engine.h).
+// Once every shard has replayed a batch, its decision lines older than that instant are written
+// out merged by (time, shard, order within the shard). At the end the shards' measurements are
+// merged into one report.
 //
 // Determinism: a shard's replay depends only on its own events, and everything is merged in a
 // fixed order, so the same input gives the same decisions and report, byte for byte, whatever
@@ -59,6 +60,9 @@ struct SimulatorOptions {
   bool progress = false;      // progress bar on stderr
   int threads = 0;            // worker threads; 0 = one per core
   size_t batch_lines = 8192;  // lines read and parsed per batch
+  // Trace lines read ahead of the slowest shard at most (whole batches, at least one): shards
+  // run free within this window (replay/sim/shard_pipeline.h). --events-in-flight.
+  size_t events_in_flight = 32768;
   // Longer trace lines are rejected unread (EventReader::kDefaultMaxLineBytes, --max-line-bytes).
   size_t max_line_bytes = size_t{64} << 20;
   // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);

@@ -203,7 +203,9 @@ class ParallelReplayTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  ReplayRun Replay(const Trace& trace, int threads, size_t batch_lines) {
+  // `in_flight`: SimulatorOptions::events_in_flight, the window shards run free in.
+  ReplayRun Replay(const Trace& trace, int threads, size_t batch_lines,
+                   size_t in_flight = SimulatorOptions{}.events_in_flight) {
     fs::path manifests = dir_ / "manifests.yaml";
     fs::path events = dir_ / "events.jsonl";
     std::ofstream(manifests) << trace.manifests;
@@ -220,6 +222,7 @@ class ParallelReplayTest : public ::testing::Test {
     options.timings = false;
     options.threads = threads;
     options.batch_lines = batch_lines;
+    options.events_in_flight = in_flight;
     options.parallel_nomination_min_heads = 2;  // nested parallel nomination whenever it can
     ReplayRun run;
     char* buffer = nullptr;
@@ -271,6 +274,26 @@ TEST_F(ParallelReplayTest, ManyShardsGiveTheSameBytesWithAnyThreadCountAndBatchS
     ReplayRun other = Replay(trace, threads, batch);
     EXPECT_EQ(other.decisions, first.decisions) << threads << " threads, batches of " << batch;
     EXPECT_EQ(other.report_json, first.report_json) << threads << " threads, batches of " << batch;
+  }
+}
+
+// Shards run free within a window of batches (replay/sim/shard_pipeline.h): how far one may run
+// ahead of another changes nothing written. Small batches make many steps per shard.
+TEST_F(ParallelReplayTest, HowFarShardsRunAheadChangesNothing) {
+  Trace trace = ManyTrees(12, 60, /*ties=*/true);
+  ReplayRun first = Replay(trace, 1, 8192);
+  struct Case {
+    int threads;
+    size_t batch;
+    size_t in_flight;
+  };
+  for (Case c : {Case{2, 5, 5}, Case{2, 5, 50}, Case{2, 3, 3000}, Case{8, 2, 64}, Case{8, 1, 7},
+                 Case{3, 11, 1}}) {
+    ReplayRun other = Replay(trace, c.threads, c.batch, c.in_flight);
+    EXPECT_EQ(other.decisions, first.decisions)
+        << c.threads << " threads, batches of " << c.batch << ", " << c.in_flight << " in flight";
+    EXPECT_EQ(other.report_json, first.report_json)
+        << c.threads << " threads, batches of " << c.batch << ", " << c.in_flight << " in flight";
   }
 }
 

@@ -1,0 +1,77 @@
+// File: replay/sim/shard_pipeline.h
+//
+// Shards that run free (issue 22). The reader hands out numbered batches of routed events; every
+// shard replays every batch, in batch order, as soon as a thread is free to, without waiting for
+// the other shards. A batch is complete once every shard has replayed it. Batches complete in
+// order (each shard replays them in order), and the reader takes the complete ones back for what
+// must follow the trace's order: counters, errors, decision lines. What is written therefore
+// depends neither on which thread replayed which shard nor on how far shards ran ahead.
+//
+// At most `window` batches are incomplete at a time: that bounds the events held in memory. A
+// thread that waits (the reader on a full window, a helper with nothing pushed) replays steps
+// itself, the oldest first: the shard the oldest batch waits for is the one worth running.
+//
+//   ShardPipeline pipeline(num_shards, window, [&](int shard, int64_t batch) { ... });
+//   helpers:    pipeline.Work();                 // returns after Close() once all is replayed
+//   the reader: fill slot b % window; pipeline.Push();          // b = batches pushed so far
+//               pipeline.WaitComplete(b); take batch b back;   // before its slot is refilled
+//               pipeline.Close(); ... pipeline.Rethrow();
+//
+// Thread safety: Push, Close and Rethrow from one thread (the reader); WaitComplete and Work
+// from any thread. Steps of one shard never overlap and come in increasing batch order. An
+// exception thrown by a step is kept (the step counts as replayed, so nothing waits forever) and
+// rethrown by Rethrow.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace replay {
+
+class ShardPipeline {
+ public:
+  using Step = std::function<void(int shard, int64_t batch)>;
+
+  ShardPipeline(int shards, int64_t window, Step step);
+
+  int64_t window() const { return window_; }
+  // Batch number `pushed` (0, 1, ...) is ready for every shard. The caller has checked that the
+  // window has room (WaitComplete(b - window) and taken batch b - window back).
+  void Push();
+  // Replays steps on the calling thread until batch `batch` is complete.
+  void WaitComplete(int64_t batch);
+  // No more batches: Work returns once every pushed batch is complete.
+  void Close();
+  // Replays steps until Close() has been called and every pushed batch is complete.
+  void Work();
+  // Rethrows the first exception a step threw, if any.
+  void Rethrow();
+
+ private:
+  using Ready = std::pair<int64_t, int>;  // (next batch of the shard, shard)
+
+  // Replays the oldest ready step with `lock` released; false when no step is ready.
+  bool RunOne(std::unique_lock<std::mutex>& lock);
+
+  const int shards_;
+  const int64_t window_;
+  const Step step_;
+  std::mutex mu_;
+  std::condition_variable changed_;  // a batch pushed or completed, a step ready, closed
+  int64_t pushed_ = 0;
+  int64_t complete_ = 0;
+  bool closed_ = false;
+  std::vector<int64_t> next_;   // per shard: the next batch it replays
+  std::vector<int> remaining_;  // per window slot: shards that have not replayed that batch
+  std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;  // oldest first
+  std::vector<int> caught_up_;  // shards idle with every pushed batch replayed
+  std::exception_ptr error_;
+};
+
+}  // namespace replay
