@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -147,11 +148,25 @@ void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
   if (w.admission && !w.admission->cluster_queue.empty()) {
     Join(node, Node("ClusterQueue", w.admission->cluster_queue));
   }
-  uint64_t name_hash = std::hash<std::string>{}(WorkloadName(w));
-  auto [it, inserted] = workload_queue_.try_emplace(name_hash, node);
-  if (!inserted) {
-    Join(it->second, node);
+  workload_queues_.emplace_back(std::hash<std::string>{}(WorkloadName(w)), node);
+  if (workload_queues_.size() >= next_dedup_) {
+    JoinWorkloadQueues();
+    next_dedup_ = std::max(next_dedup_, 2 * workload_queues_.size());
   }
+}
+
+void ShardPlanner::JoinWorkloadQueues() const {
+  std::sort(workload_queues_.begin(), workload_queues_.end());
+  // One entry per name is left, its queues joined: later events of it join with that one.
+  auto out = workload_queues_.begin();
+  for (auto it = workload_queues_.begin(); it != workload_queues_.end(); ++it) {
+    if (out != workload_queues_.begin() && std::prev(out)->first == it->first) {
+      Unite(std::prev(out)->second, it->second);
+      continue;
+    }
+    *out++ = *it;
+  }
+  workload_queues_.erase(out, workload_queues_.end());
 }
 
 void ShardPlanner::JoinResourceClassUsers() const {
@@ -190,6 +205,7 @@ void ShardPlanner::AddManifests(const ClusterSpec& spec) {
 }
 
 ShardPlan ShardPlanner::Build(bool single) const {
+  JoinWorkloadQueues();
   JoinResourceClassUsers();
   ShardPlan plan;
   // The label of a component: its smallest Cohort or ClusterQueue key.

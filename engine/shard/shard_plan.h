@@ -35,10 +35,12 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/cluster_spec.h"
@@ -96,7 +98,14 @@ class ShardPlanner {
   void JoinResourceClassUsers() const;
 
   std::unordered_map<std::string, uint32_t> ids_;
-  std::unordered_map<uint64_t, uint32_t> workload_queue_;  // hash of "ns/name" → queue node
+  // Joins the queues named by every event of the same Workload (Build's last joins).
+  void JoinWorkloadQueues() const;
+
+  // (hash of "ns/name", queue node) per Workload event, deduplicated whenever it has doubled:
+  // 16 bytes per Workload of the trace, in chunks (no reallocation doubling the peak), instead
+  // of a hash map's ~40.
+  mutable std::deque<std::pair<uint64_t, uint32_t>> workload_queues_;
+  size_t next_dedup_ = size_t{1} << 16;
   std::vector<std::string> keys_;
   mutable std::vector<uint32_t> parent_;
   std::unordered_map<std::string, std::vector<uint32_t>> queues_covering_;  // resource → CQ nodes

@@ -129,19 +129,19 @@ void ReplayStats::OnAdmitted(const engine::Workload& w, uint32_t local_queue,
   }
   ++report_.workloads_admitted;
   wait = std::max<TimeMicros>(wait, 0);
-  waits_.push_back(wait);
-  acc.waits.push_back(wait);
+  waits_.Record(wait);
+  acc.waits.Record(wait);
   acc.window_wait_sum += static_cast<double>(wait) / kMicros;
   ++acc.window_waits;
   if (local_queue >= waits_by_local_queue_.size()) {
     waits_by_local_queue_.resize(local_queue + 1);
   }
-  waits_by_local_queue_[local_queue].push_back(wait);
+  waits_by_local_queue_[local_queue].Record(wait);
   if (workload_class >= waits_by_class_.size()) {
     waits_by_class_.resize(workload_class + 1);
   }
-  waits_by_class_[workload_class].push_back(wait);
-  waits_by_priority_[w.priority].push_back(wait);
+  waits_by_class_[workload_class].Record(wait);
+  waits_by_priority_[w.priority].Record(wait);
 }
 
 void ReplayStats::OnPreempted(CqId cq) {
@@ -285,7 +285,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.start_time = start_;
   report.end_time = end;
 
-  report.wait_overall = SummarizeWaits(waits_);
+  report.wait_overall = waits_.Summarize();
   double elapsed = static_cast<double>(std::max<TimeMicros>(end - start_, 0));
   report.pending_at_end = 0;
   report.running_at_end = 0;
@@ -297,7 +297,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
     CqAccum& acc = Cq(cq);
     SyncSlots(cq, acc, end);
     const std::string& name = cluster.Name(cq);
-    report.wait_by_cluster_queue.push_back({name, SummarizeWaits(acc.waits)});
+    report.wait_by_cluster_queue.push_back({name, acc.waits.Summarize()});
     CqCounts counts;
     counts.name = name;
     counts.admitted = acc.admitted;
@@ -337,18 +337,18 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   });
   for (const auto& [name, index] : local_queues_) {
     if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
-      report.wait_by_local_queue.push_back({name, SummarizeWaits(waits_by_local_queue_[index])});
+      report.wait_by_local_queue.push_back({name, waits_by_local_queue_[index].Summarize()});
     }
   }
   std::sort(report.wait_by_local_queue.begin(), report.wait_by_local_queue.end(), by_name);
   for (const auto& [name, index] : classes_) {
     if (index < waits_by_class_.size() && !waits_by_class_[index].empty()) {
-      report.wait_by_class.push_back({name, SummarizeWaits(waits_by_class_[index])});
+      report.wait_by_class.push_back({name, waits_by_class_[index].Summarize()});
     }
   }
   std::sort(report.wait_by_class.begin(), report.wait_by_class.end(), by_name);
   for (auto it = waits_by_priority_.rbegin(); it != waits_by_priority_.rend(); ++it) {
-    report.wait_by_priority.push_back({fmt::format("{}", it->first), SummarizeWaits(it->second)});
+    report.wait_by_priority.push_back({fmt::format("{}", it->first), it->second.Summarize()});
   }
   report.sample_times = sample_times_;
 }
@@ -373,11 +373,9 @@ RawWaits ReplayStats::TakeWaits() {
 namespace {
 
 template <typename Key>
-void Absorb(std::map<Key, std::vector<TimeMicros>>& into,
-            std::map<Key, std::vector<TimeMicros>>& from) {
-  for (auto& [key, values] : from) {
-    std::vector<TimeMicros>& v = into[key];
-    v.insert(v.end(), values.begin(), values.end());
+void Absorb(std::map<Key, WaitSamples>& into, const std::map<Key, WaitSamples>& from) {
+  for (const auto& [key, samples] : from) {
+    into[key].Merge(samples);
   }
 }
 
@@ -472,7 +470,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     Append(out.usage, p.usage);
     Append(out.series, p.series);
     RawWaits& w = waits[i];
-    all.overall.insert(all.overall.end(), w.overall.begin(), w.overall.end());
+    all.overall.Merge(w.overall);
     Absorb(all.by_local_queue, w.by_local_queue);
     Absorb(all.by_class, w.by_class);
     Absorb(all.by_priority, w.by_priority);
@@ -485,20 +483,19 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     return std::tie(a.cluster_queue, a.flavor, a.resource)
            < std::tie(b.cluster_queue, b.flavor, b.resource);
   });
-  out.wait_overall = SummarizeWaits(std::move(all.overall));
+  out.wait_overall = all.overall.Summarize();
   out.fallbacks.time_to_start = SummarizeWaits(out.fallbacks.start_samples);
   out.wait_by_local_queue.clear();
-  for (auto& [name, values] : all.by_local_queue) {
-    out.wait_by_local_queue.push_back({name, SummarizeWaits(std::move(values))});
+  for (const auto& [name, samples] : all.by_local_queue) {
+    out.wait_by_local_queue.push_back({name, samples.Summarize()});
   }
   out.wait_by_class.clear();
-  for (auto& [name, values] : all.by_class) {
-    out.wait_by_class.push_back({name, SummarizeWaits(std::move(values))});
+  for (const auto& [name, samples] : all.by_class) {
+    out.wait_by_class.push_back({name, samples.Summarize()});
   }
   out.wait_by_priority.clear();
   for (auto it = all.by_priority.rbegin(); it != all.by_priority.rend(); ++it) {
-    out.wait_by_priority.push_back(
-        {fmt::format("{}", it->first), SummarizeWaits(std::move(it->second))});
+    out.wait_by_priority.push_back({fmt::format("{}", it->first), it->second.Summarize()});
   }
 }
 

@@ -20,16 +20,17 @@
 #include "engine/workload.h"
 #include "replay/sim/cluster_state.h"
 #include "replay/sim/replay_report.h"
+#include "replay/sim/wait_samples.h"
 
 namespace replay {
 
 // Time-to-admission samples by group, as recorded: what merging shards needs (percentiles of a
-// union cannot be computed from the parts' percentiles).
+// union cannot be computed from the parts' percentiles). Bounded per group (wait_samples.h).
 struct RawWaits {
-  std::vector<engine::TimeMicros> overall;
-  std::map<std::string, std::vector<engine::TimeMicros>> by_local_queue;
-  std::map<std::string, std::vector<engine::TimeMicros>> by_class;
-  std::map<int32_t, std::vector<engine::TimeMicros>> by_priority;
+  WaitSamples overall;
+  std::map<std::string, WaitSamples> by_local_queue;
+  std::map<std::string, WaitSamples> by_class;
+  std::map<int32_t, WaitSamples> by_priority;
 };
 
 // Count, mean, nearest-rank percentiles and Prometheus buckets of `waits` (µs).
@@ -97,7 +98,7 @@ class ReplayStats {
   };
   struct CqAccum {
     std::vector<Accum> slots;  // the ClusterQueue's declared (flavor, resource) slots
-    std::vector<engine::TimeMicros> waits;
+    WaitSamples waits;
     int64_t admitted = 0;
     int64_t preempted = 0;
     double window_wait_sum = 0;  // seconds, admissions since the last sample
@@ -117,10 +118,10 @@ class ReplayStats {
   std::vector<CqAccum> cqs_;
   std::unordered_map<std::string, uint32_t> local_queues_;
   std::unordered_map<std::string, uint32_t> classes_;
-  std::vector<std::vector<engine::TimeMicros>> waits_by_local_queue_;
-  std::vector<std::vector<engine::TimeMicros>> waits_by_class_;
-  std::map<int32_t, std::vector<engine::TimeMicros>> waits_by_priority_;
-  std::vector<engine::TimeMicros> waits_;
+  std::vector<WaitSamples> waits_by_local_queue_;
+  std::vector<WaitSamples> waits_by_class_;
+  std::map<int32_t, WaitSamples> waits_by_priority_;
+  WaitSamples waits_;
 
   // Series.
   engine::TimeMicros sample_interval_ = 1'000'000;

@@ -174,6 +174,16 @@ bool ShardSimulator::Impl::CyclesAllowed() const {
   return !cluster().configuration().wait_for_pods_ready.block_admission || not_ready == 0;
 }
 
+engine::TimeMicros ShardSimulator::Impl::NextDue() const {
+  const TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
+  const TimeMicros next_cycle =
+      cycles_needed && CyclesAllowed()
+              && (cycles_at_instant < kMaxCyclesPerInstant || cycle_ready_at > now)
+          ? std::max(cycle_ready_at, now)
+          : kNever;
+  return std::min(next_timer, next_cycle);
+}
+
 void ShardSimulator::Impl::AdvanceTo(TimeMicros t) {
   while (true) {
     TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
@@ -266,6 +276,9 @@ void ShardSimulator::SetNow(int64_t t) {
 }
 int64_t ShardSimulator::now() const {
   return impl_->now;
+}
+int64_t ShardSimulator::next_due() const {
+  return impl_->NextDue();
 }
 int64_t ShardSimulator::last_change() const {
   return std::max(impl_->last_change, impl_->stats_start);

@@ -78,6 +78,8 @@ class ShardSimulator {
   void SetNominationLoop(engine::ParallelLoop* loop, size_t min_heads);
 
   int64_t now() const;
+  // When AdvanceTo would next do something (a timer or a cycle); INT64_MAX when nothing is left.
+  int64_t next_due() const;
   // The last instant at which something changed (the report ends there).
   int64_t last_change() const;
   // The latest timestamp of the shard's manifests (the start when there are no events).

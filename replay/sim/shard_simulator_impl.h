@@ -229,6 +229,7 @@ struct ShardSimulator::Impl {
   // Runs timers due at or before `t` and cycles due before `t`, in time order (timers first at
   // an equal instant).
   void AdvanceTo(TimeMicros t);
+  TimeMicros NextDue() const;
 
   // --- Trace events ---
 

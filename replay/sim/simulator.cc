@@ -32,6 +32,8 @@ namespace {
 using engine::TimeMicros;
 
 constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
+// The virtual time the replay after the last event advances by between writes of lines.
+constexpr TimeMicros kTailStep = 600'000'000;  // 10 minutes
 
 int64_t PeakRssBytes() {
   struct rusage usage {};
@@ -527,9 +529,27 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     start(t);
   }
   if (!stopped) {
+    // What follows the last event, in steps of virtual time, so that the decision lines are
+    // written as they become final instead of held to the end (the tail of a long congested
+    // trace is hours of finishes and admissions). Advancing in steps gives what one call would.
+    const TimeMicros horizon = options.until.value_or(kNever);
+    while (true) {
+      TimeMicros due = kNever;
+      for (int k = 0; k < n; ++k) {
+        due = std::min(due, engine->With(k, [](ShardSimulator& s) { return s.next_due(); }));
+      }
+      if (due == kNever || due >= horizon - kTailStep) {
+        break;
+      }
+      ForEachShard(arena, [&](int, ShardSimulator& s) {
+        engine::PhaseScope profile(engine::Phase::kSimulate);
+        s.AdvanceTo(due + kTailStep);
+      });
+      FlushLines(due + kTailStep);
+    }
     ForEachShard(arena, [&](int, ShardSimulator& s) {
       engine::PhaseScope profile(engine::Phase::kSimulate);
-      s.AdvanceTo(options.until.value_or(kNever));
+      s.AdvanceTo(horizon);
       if (options.until) {
         s.SetNow(*options.until);
       }

@@ -393,5 +393,41 @@ TEST(ShardPlanTest, TreesTiedAnywhereInTheTraceShareAShard) {
   EXPECT_EQ(part.flavors.size(), 1u);
 }
 
+// The planner keeps one (name, queue) entry per Workload event and folds them whenever they have
+// doubled (from 65,536): a name seen again after many others, in another tree's queue, still
+// ties the trees; one seen again in the same queue ties nothing.
+TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
+  LoadResult load = LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1) + TreeYaml(2)
+                                           + ClusterQueueYaml("solo", "", 1)
+                                           + LocalQueueYaml("ns-2", "c", "solo"),
+                                       "m.yaml");
+  ASSERT_TRUE(load.ok());
+  engine::ShardPlanner planner;
+  planner.AddManifests(load.spec);
+  auto add = [&](const std::string& ns, const std::string& name, const std::string& queue) {
+    TraceEvent e;
+    e.kind = "Workload";
+    e.name = ns + "/" + name;
+    engine::WorkloadSpec w;
+    w.name_space = ns;
+    w.name = name;
+    w.queue_name = queue;
+    e.object.workloads.push_back(w);
+    PlanEvent(planner, e);
+  };
+  add("ns-2", "moved", "a");
+  add("ns-2", "stays", "c");
+  for (int i = 0; i < 300'000; ++i) {  // folded several times meanwhile
+    add("ns-0", fmt::format("w{}", i), "a");
+    if (i % 1000 == 0) {
+      add("ns-2", "stays", "c");
+    }
+  }
+  EXPECT_EQ(planner.Build(false).num_shards(), 4);
+  add("ns-2", "moved", "c");  // queue "c" of ns-2 is the solo ClusterQueue's
+  engine::ShardPlan plan = planner.Build(false);
+  EXPECT_EQ(plan.num_shards(), 3);
+}
+
 }  // namespace
 }  // namespace replay

@@ -1,0 +1,149 @@
+#include "replay/sim/wait_samples.h"
+
+#include <cmath>
+
+namespace replay {
+namespace {
+
+constexpr double kMicros = 1e6;
+
+// Kueue's bucket bounds in µs (a wait of exactly a bound is in that bucket).
+const std::vector<int64_t>& BoundsMicros() {
+  static const std::vector<int64_t> bounds = [] {
+    std::vector<int64_t> b;
+    for (double bound : WaitBuckets()) {
+      b.push_back(static_cast<int64_t>(bound * kMicros));
+    }
+    return b;
+  }();
+  return bounds;
+}
+
+// The nearest rank of fraction `p` among `n` samples, as the sorted-list figures always had it.
+int64_t NearestRank(double p, int64_t n) {
+  const auto rank = static_cast<int64_t>(std::ceil(p * static_cast<double>(n)));
+  return std::clamp<int64_t>(rank, 1, n);
+}
+
+}  // namespace
+
+void WaitSamples::Record(int64_t micros) {
+  micros = std::max<int64_t>(micros, 0);
+  if (prometheus_.empty()) {
+    prometheus_.assign(BoundsMicros().size() + 1, 0);
+  }
+  const std::vector<int64_t>& bounds = BoundsMicros();
+  ++prometheus_[static_cast<size_t>(std::lower_bound(bounds.begin(), bounds.end(), micros)
+                                    - bounds.begin())];
+  min_ = count_ == 0 ? micros : std::min(min_, micros);
+  max_ = std::max(max_, micros);
+  ++count_;
+  sum_ += micros;
+  if (histogram_.empty()) {
+    exact_.push_back(micros);
+    if (exact_.size() > kExactUpTo) {
+      ToHistogram();
+    }
+  } else {
+    AddToHistogram(micros, 1);
+  }
+}
+
+void WaitSamples::AddToHistogram(int64_t micros, int64_t n) {
+  const auto index = static_cast<size_t>(BucketIndex(micros));
+  if (index >= histogram_.size()) {
+    histogram_.resize(index + 1, 0);
+  }
+  histogram_[index] += n;
+}
+
+void WaitSamples::ToHistogram() {
+  histogram_.assign(1, 0);  // not empty: the histogram form from now on
+  for (int64_t w : exact_) {
+    AddToHistogram(w, 1);
+  }
+  exact_.clear();
+  exact_.shrink_to_fit();
+}
+
+void WaitSamples::Merge(const WaitSamples& other) {
+  if (other.count_ == 0) {
+    return;
+  }
+  if (prometheus_.empty()) {
+    prometheus_.assign(BoundsMicros().size() + 1, 0);
+  }
+  for (size_t i = 0; i < other.prometheus_.size(); ++i) {
+    prometheus_[i] += other.prometheus_[i];
+  }
+  min_ = count_ == 0 ? other.min_ : std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+  count_ += other.count_;
+  sum_ += other.sum_;
+  // The union's form depends only on its count: exact while it has at most kExactUpTo samples.
+  if (histogram_.empty() && static_cast<size_t>(count_) <= kExactUpTo) {
+    exact_.insert(exact_.end(), other.exact_.begin(), other.exact_.end());
+    return;
+  }
+  if (histogram_.empty()) {
+    ToHistogram();
+  }
+  for (int64_t w : other.exact_) {
+    AddToHistogram(w, 1);
+  }
+  for (size_t i = 0; i < other.histogram_.size(); ++i) {
+    if (other.histogram_[i] != 0) {
+      if (i >= histogram_.size()) {
+        histogram_.resize(i + 1, 0);
+      }
+      histogram_[i] += other.histogram_[i];
+    }
+  }
+}
+
+WaitStats WaitSamples::Summarize() const {
+  WaitStats s;
+  s.count = count_;
+  s.sum = static_cast<double>(sum_) / kMicros;
+  s.mean = count_ == 0 ? 0 : s.sum / static_cast<double>(count_);
+  s.max = static_cast<double>(max_) / kMicros;
+  int64_t cumulative = 0;
+  for (size_t i = 0; i < BoundsMicros().size(); ++i) {
+    cumulative += prometheus_.empty() ? 0 : prometheus_[i];
+    s.cumulative_buckets.push_back(cumulative);
+  }
+  if (count_ == 0) {
+    return s;
+  }
+  if (histogram_.empty()) {
+    std::vector<int64_t> sorted = exact_;
+    std::sort(sorted.begin(), sorted.end());
+    auto at = [&](double p) {
+      return static_cast<double>(sorted[static_cast<size_t>(NearestRank(p, count_) - 1)]) / kMicros;
+    };
+    s.p50 = at(0.50);
+    s.p90 = at(0.90);
+    s.p99 = at(0.99);
+    return s;
+  }
+  auto at = [&](double p) {
+    const int64_t rank = NearestRank(p, count_);
+    int64_t seen = 0;
+    for (size_t i = 0; i < histogram_.size(); ++i) {
+      seen += histogram_[i];
+      if (seen >= rank) {
+        // The middle of the bucket; the exact extremes when the bucket reaches past them.
+        const int index = static_cast<int>(i);
+        const int64_t middle = BucketLowerBound(index) + BucketWidth(index) / 2;
+        return static_cast<double>(std::clamp(middle, min_, max_)) / kMicros;
+      }
+    }
+    return static_cast<double>(max_) / kMicros;  // not reached: the counts add up to count_
+  };
+  s.p50 = at(0.50);
+  s.p90 = at(0.90);
+  s.p99 = at(0.99);
+  return s;
+}
+
+}  // namespace replay
