@@ -30,7 +30,7 @@ int64_t LatencyHistogram::ValueAtPercentile(double percentile) const {
     seen += counts_[static_cast<size_t>(i)];
     if (seen >= rank) {
       // The middle of the bucket; the exact extremes are better when the bucket reaches past them.
-      const int64_t middle = BucketLowerBound(i) + BucketWidth(i) / 2;
+      const int64_t middle = BucketMiddle(i);
       return std::clamp(middle, min_, max_);
     }
   }

@@ -4,7 +4,8 @@
 // engine latency (report.json `engine.decisionLatency*`, docs/report.md). Log2 buckets put every
 // latency between 513 ns and 1024 ns in one bucket, so a p50 or p99 could only move in steps of
 // 2x: useless at sub-microsecond scale, where the engine's decisions are. This is HdrHistogram's
-// layout instead: each power of two is split into kSubBuckets linear sub-buckets.
+// layout instead: each power of two is split into 32 linear sub-buckets
+// (LogLinearBuckets<5>, replay/sim/log_linear_buckets.h, which time to admission shares).
 //
 // Layout (index -> values held, all bounds inclusive):
 //   values 0 .. 63 have a bucket each (exact);
@@ -29,28 +30,16 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <limits>
 
 #include "engine/base/check.h"
+#include "replay/sim/log_linear_buckets.h"
 
 namespace replay {
 
-class LatencyHistogram {
+class LatencyHistogram : public LogLinearBuckets<5> {
  public:
-  // 2^kSubBucketBits linear sub-buckets per power of two: the resolution (see the error bound).
-  static constexpr int kSubBucketBits = 5;
-  static constexpr int64_t kSubBuckets = int64_t{1} << kSubBucketBits;
-  // Values below this have a bucket each: splitting their powers of two into kSubBuckets would
-  // make buckets narrower than 1 ns.
-  static constexpr int64_t kExactBelow = 2 * kSubBuckets;
-  // Enough buckets for the largest int64 (checked below the class).
-  static constexpr int kBucketCount =
-      static_cast<int>((63 - kSubBucketBits - 1) * kSubBuckets + 2 * kSubBuckets);
-  // |reported - recorded| <= recorded * kMaxRelativeError for every value reported.
-  static constexpr double kMaxRelativeError = 1.0 / static_cast<double>(2 * kSubBuckets);
-
   LatencyHistogram() = default;
 
   // Adds `count` occurrences of `value_ns`. No allocation: one increment and two compares.
@@ -91,44 +80,11 @@ class LatencyHistogram {
     }
   }
 
-  // --- Bucket geometry (the layout above) ---
-
-  // The bucket holding `value_ns` (>= 0).
-  static constexpr int BucketIndex(int64_t value_ns) {
-    const auto v = static_cast<uint64_t>(value_ns);
-    // Values below kExactBelow keep shift 0; above, each doubling shifts one more bit out so that
-    // v >> shift stays in [kSubBuckets, 2 * kSubBuckets): the sub-bucket within its power of two.
-    const int shift = std::max(0, static_cast<int>(std::bit_width(v)) - (kSubBucketBits + 1));
-    return static_cast<int>(static_cast<int64_t>(shift) * kSubBuckets
-                            + static_cast<int64_t>(v >> shift));
-  }
-  // The smallest and largest value of bucket `index` (0 <= index < kBucketCount).
-  static constexpr int64_t BucketLowerBound(int index) {
-    if (index < kSubBuckets) {
-      return index;
-    }
-    const int shift = index / static_cast<int>(kSubBuckets) - 1;
-    return (index - static_cast<int64_t>(shift) * kSubBuckets) << shift;
-  }
-  static constexpr int64_t BucketUpperBound(int index) {
-    return BucketLowerBound(index) + (BucketWidth(index) - 1);
-  }
-  static constexpr int64_t BucketWidth(int index) {
-    return index < 2 * kSubBuckets ? 1 : int64_t{1} << (index / static_cast<int>(kSubBuckets) - 1);
-  }
-
  private:
   std::array<int64_t, kBucketCount> counts_{};  // occurrences per bucket
   int64_t total_ = 0;                           // sum of counts_
   int64_t min_ = std::numeric_limits<int64_t>::max();
   int64_t max_ = 0;
 };
-
-static_assert(LatencyHistogram::BucketIndex(std::numeric_limits<int64_t>::max())
-                  == LatencyHistogram::kBucketCount - 1,
-              "the last bucket holds the largest int64");
-static_assert(LatencyHistogram::BucketUpperBound(LatencyHistogram::kBucketCount - 1)
-                  == std::numeric_limits<int64_t>::max(),
-              "the buckets end exactly at the largest int64");
 
 }  // namespace replay

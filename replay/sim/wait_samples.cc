@@ -50,7 +50,7 @@ void WaitSamples::Record(int64_t micros) {
 }
 
 void WaitSamples::AddToHistogram(int64_t micros, int64_t n) {
-  const auto index = static_cast<size_t>(BucketIndex(micros));
+  const auto index = static_cast<size_t>(Buckets::BucketIndex(micros));
   if (index >= histogram_.size()) {
     histogram_.resize(index + 1, 0);
   }
@@ -133,8 +133,7 @@ WaitStats WaitSamples::Summarize() const {
       seen += histogram_[i];
       if (seen >= rank) {
         // The middle of the bucket; the exact extremes when the bucket reaches past them.
-        const int index = static_cast<int>(i);
-        const int64_t middle = BucketLowerBound(index) + BucketWidth(index) / 2;
+        const int64_t middle = Buckets::BucketMiddle(static_cast<int>(i));
         return static_cast<double>(std::clamp(middle, min_, max_)) / kMicros;
       }
     }

@@ -18,11 +18,10 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <cstdint>
 #include <vector>
 
+#include "replay/sim/log_linear_buckets.h"
 #include "replay/sim/replay_report.h"
 
 namespace replay {
@@ -30,9 +29,9 @@ namespace replay {
 class WaitSamples {
  public:
   static constexpr size_t kExactUpTo = 4096;
-  static constexpr int kSubBucketBits = 6;
-  static constexpr int64_t kSubBuckets = int64_t{1} << kSubBucketBits;
-  static constexpr double kMaxRelativeError = 1.0 / static_cast<double>(2 * kSubBuckets);
+  // Bucket geometry (replay/sim/log_linear_buckets.h): within 1/128 of the value recorded.
+  using Buckets = LogLinearBuckets<6>;
+  static constexpr double kMaxRelativeError = Buckets::kMaxRelativeError;
 
   // Adds one wait of `micros` (>= 0; a negative wait counts as 0).
   void Record(int64_t micros);
@@ -43,24 +42,6 @@ class WaitSamples {
   bool exact() const { return histogram_.empty(); }
   // Count, mean, nearest-rank p50/p90/p99, max and the Prometheus buckets, in seconds.
   WaitStats Summarize() const;
-
-  // --- Bucket geometry (as replay/sim/latency_histogram.h, with kSubBucketBits) ---
-  static constexpr int BucketIndex(int64_t value) {
-    const auto v = static_cast<uint64_t>(value);
-    const int shift = std::max(0, static_cast<int>(std::bit_width(v)) - (kSubBucketBits + 1));
-    return static_cast<int>(static_cast<int64_t>(shift) * kSubBuckets
-                            + static_cast<int64_t>(v >> shift));
-  }
-  static constexpr int64_t BucketLowerBound(int index) {
-    if (index < kSubBuckets) {
-      return index;
-    }
-    const int shift = index / static_cast<int>(kSubBuckets) - 1;
-    return (index - static_cast<int64_t>(shift) * kSubBuckets) << shift;
-  }
-  static constexpr int64_t BucketWidth(int index) {
-    return index < 2 * kSubBuckets ? 1 : int64_t{1} << (index / static_cast<int>(kSubBuckets) - 1);
-  }
 
  private:
   void ToHistogram();

@@ -344,11 +344,16 @@ TEST_F(ParallelReplayTest, DecisionLinesAreInTimeOrder) {
   EXPECT_GT(lines, 300);
 }
 
+// Trees 0, 1, 2 and a ClusterQueue "solo" without a cohort, which ns-2's LocalQueue "c" uses.
+LoadResult ThreeTreesAndASolo() {
+  return LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1) + TreeYaml(2)
+                                + ClusterQueueYaml("solo", "", 1)
+                                + LocalQueueYaml("ns-2", "c", "solo"),
+                            "m.yaml");
+}
+
 TEST(ShardPlanTest, TreesTiedAnywhereInTheTraceShareAShard) {
-  LoadResult load = LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1) + TreeYaml(2)
-                                           + ClusterQueueYaml("solo", "", 1)
-                                           + LocalQueueYaml("ns-2", "c", "solo"),
-                                       "m.yaml");
+  LoadResult load = ThreeTreesAndASolo();
   ASSERT_TRUE(load.ok());
   engine::ShardPlanner planner;
   planner.AddManifests(load.spec);
@@ -397,10 +402,7 @@ TEST(ShardPlanTest, TreesTiedAnywhereInTheTraceShareAShard) {
 // doubled (from 65,536): a name seen again after many others, in another tree's queue, still
 // ties the trees; one seen again in the same queue ties nothing.
 TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
-  LoadResult load = LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1) + TreeYaml(2)
-                                           + ClusterQueueYaml("solo", "", 1)
-                                           + LocalQueueYaml("ns-2", "c", "solo"),
-                                       "m.yaml");
+  LoadResult load = ThreeTreesAndASolo();
   ASSERT_TRUE(load.ok());
   engine::ShardPlanner planner;
   planner.AddManifests(load.spec);
