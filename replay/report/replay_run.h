@@ -37,7 +37,7 @@ struct ReplayOptions {
   int threads = 0;       // 0 = one per core; the output does not depend on it
   size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;  // 0 = never
   size_t max_line_bytes = size_t{64} << 20;  // --max-line-bytes
-  size_t events_in_flight = 32768;           // --events-in-flight
+  size_t events_in_flight = 16384;           // --events-in-flight
   // Models (Go durations).
   std::string pods_ready_delay = "0s";
   std::string admission_check_delay = "0s";

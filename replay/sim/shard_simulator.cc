@@ -230,16 +230,22 @@ ShardLog ShardLog::TakeBefore(int64_t time) {
     std::swap(taken, *this);
     return taken;
   }
-  uint32_t cut = n == 0 ? 0 : ends_[n - 1];
-  taken.text_.assign(text_, 0, cut);
-  taken.times_.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
-  taken.ends_.assign(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(n));
-  text_.erase(0, cut);
-  times_.erase(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(n));
-  ends_.erase(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(n));
-  for (uint32_t& e : ends_) {
-    e -= cut;
+  // The lines kept (those at `time` or later: usually a few) move to fresh buffers and the taken
+  // ones leave in the old buffers, truncated: copying the taken part instead (most of the log)
+  // held it twice and left the shard with its largest buffer for good.
+  const uint32_t cut = n == 0 ? 0 : ends_[n - 1];
+  ShardLog kept;
+  kept.text_.assign(text_, cut);
+  kept.times_.assign(times_.begin() + static_cast<std::ptrdiff_t>(n), times_.end());
+  kept.ends_.reserve(ends_.size() - n);
+  for (size_t i = n; i < ends_.size(); ++i) {
+    kept.ends_.push_back(ends_[i] - cut);
   }
+  text_.resize(cut);
+  times_.resize(n);
+  ends_.resize(n);
+  taken = std::move(*this);
+  *this = std::move(kept);
   return taken;
 }
 

@@ -62,7 +62,7 @@ struct SimulatorOptions {
   size_t batch_lines = 8192;  // lines read and parsed per batch
   // Trace lines read ahead of the slowest shard at most (whole batches, at least one): shards
   // run free within this window (replay/sim/shard_pipeline.h). --events-in-flight.
-  size_t events_in_flight = 32768;
+  size_t events_in_flight = 16384;
   // Longer trace lines are rejected unread (EventReader::kDefaultMaxLineBytes, --max-line-bytes).
   size_t max_line_bytes = size_t{64} << 20;
   // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);

@@ -2,7 +2,8 @@
 # input_limit_flags.sh TALLY
 # Issue 23, limits with a flag to raise them (docs/limits.md): a manifest nested 300 levels is
 # refused by default and read with --max-yaml-depth 300; a value above what yaml-cpp parses is a
-# flag error; --max-object-bytes moves the event-object limit of tally replay.
+# flag error; --max-object-bytes moves the event-object limit of tally replay; --events-in-flight
+# changes no output.
 set -uo pipefail
 tally="$1"
 # shellcheck source=test/replay/check_lib.sh
@@ -39,5 +40,21 @@ check "the object is within the default limit" \
 "${tally}" replay --manifests "${manifests}" --events "${events}" --out "${work}/r2" -q \
   --no-progress --max-object-bytes 100 >/dev/null 2>&1
 check "--max-object-bytes 100 refuses it" grep -q 'larger than 100 bytes' "${work}/r2/report.json"
+
+# --events-in-flight (issue 22): how far the reader runs ahead of the slowest shard. The output
+# does not depend on it; 0 is a flag error.
+gpu_events=data/replay/gpu-day/events.jsonl.gz
+for window in 1 20000 100000; do
+  "${tally}" replay --manifests "${manifests}" --events "${gpu_events}" --out "${work}/w${window}" \
+    -q --no-progress --threads 2 --events-in-flight "${window}" >/dev/null 2>&1
+done
+check "decisions are the same with 1 and 20000 lines in flight" \
+  cmp -s "${work}/w1/decisions.jsonl" "${work}/w20000/decisions.jsonl"
+check "decisions are the same with 1 and 100000 lines in flight" \
+  cmp -s "${work}/w1/decisions.jsonl" "${work}/w100000/decisions.jsonl"
+"${tally}" replay --manifests "${manifests}" --events "${gpu_events}" --out "${work}/w0" -q \
+  --no-progress --events-in-flight 0 >/dev/null 2>&1
+rc=$?
+check "--events-in-flight 0 is a flag error" test "${rc}" -ne 0 -a ! -e "${work}/w0/decisions.jsonl"
 
 exit "${fail}"
