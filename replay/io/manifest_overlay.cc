@@ -110,6 +110,9 @@ bool LooksLikeDocumentMarker(std::string_view scalar) {
          || scalar[3] == '\r';
 }
 
+// Below YAML's limit of 1024 characters for an implicit key, counted in bytes for safety.
+constexpr size_t kMaxImplicitKeyBytes = 1000;
+
 void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
@@ -143,6 +146,13 @@ void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
       out << YAML::BeginMap;
       for (const auto& kv : node) {
         out << YAML::Key;
+        if (kv.first.IsScalar() && kv.first.Scalar().size() > kMaxImplicitKeyBytes) {
+          // YAML allows an implicit key of at most 1024 characters; yaml-cpp writes longer ones
+          // that way all the same (found by test/fuzz/overlay_fuzz): an explicit `? key` instead.
+          out << YAML::LongKey;
+        } else {
+          out << YAML::Auto;  // LongKey stays set for the map's next keys otherwise
+        }
         EmitNode(out, kv.first);
         out << YAML::Value;
         EmitNode(out, kv.second);

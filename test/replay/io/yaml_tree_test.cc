@@ -186,6 +186,23 @@ TEST(YamlTree, DocumentMarkerScalarsStayOneDocument) {
   }
 }
 
+TEST(YamlTree, KeysLongerThanAnImplicitKeyAreWrittenExplicitly) {
+  // YAML allows an implicit key of at most 1024 characters and yaml-cpp wrote longer ones as
+  // implicit keys all the same, which no parser reads back (found by test/fuzz/overlay_fuzz).
+  const std::string long_key(2000, 'k');
+  engine::StatusOr<Manifests> once =
+      Manifests::Parse("? " + long_key + "\n: v\nshort: w\n", "overlay.yaml");
+  ASSERT_TRUE(once.ok()) << once.status().message();
+  const std::string emitted = once->Emit();
+  EXPECT_NE(emitted.find("? " + long_key), std::string::npos) << emitted.substr(0, 80);
+  EXPECT_NE(emitted.find("\nshort: w"), std::string::npos) << "a short key stays implicit";
+  EXPECT_EQ(emitted.find("? short"), std::string::npos);
+  engine::StatusOr<Manifests> twice = Manifests::Parse(emitted, "emitted.yaml");
+  ASSERT_TRUE(twice.ok()) << twice.status().message();
+  EXPECT_EQ(twice->Emit(), emitted);
+  EXPECT_EQ(LoadAllYaml(emitted).at(0)[long_key].Scalar(), "v");
+}
+
 // Random trees written by yaml-cpp's emitter (block and flow, every scalar style it picks) read
 // back both ways.
 YAML::Node RandomTree(std::mt19937& rng, int depth) {
