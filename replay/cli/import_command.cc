@@ -76,7 +76,13 @@ std::vector<Command> AddImportCommands(CLI::App& app) {
                    "Longer audit lines are skipped unread (the logs are streamed)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  for (CLI::App* source : {philly_cmd, alibaba_cmd, dlrm_cmd}) {
+  for (auto [source, max_line_bytes] : {std::pair{philly_cmd, &philly->max_line_bytes},
+                                        std::pair{alibaba_cmd, &alibaba->max_line_bytes},
+                                        std::pair{dlrm_cmd, &dlrm->max_line_bytes}}) {
+    // The CSVs are streamed: a longer row is read through, not kept, and counted as skipped.
+    source->add_option("--max-line-bytes", *max_line_bytes, "Longer CSV rows are skipped unread")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     AddInputLimitFlags(source, {.whole_files = true});
   }
   for (CLI::App* source : {philly_cmd, audit_cmd, alibaba_cmd, dlrm_cmd}) {

@@ -285,22 +285,23 @@ engine::StatusOr<ImportOutput> ImportAlibabaDlrm(const AlibabaDlrmImportOptions&
   if (engine::Status s = CheckCohortOption(options.cohort); !s.ok()) {
     return s;
   }
-  engine::StatusOr<std::string> text = ReadPlainOrGzip(options.path);
-  if (!text.ok()) {
-    return text.status();
-  }
-  engine::StatusOr<std::vector<CsvRow>> rows = CsvDataRows(options.path, *text, kHeader);
-  if (!rows.ok()) {
-    return rows.status();
+  CsvReader csv(options.path, std::string(kHeader), options.max_line_bytes);
+  if (engine::Status s = csv.Open(); !s.ok()) {
+    return s;
   }
   ImportOutput out;
   std::vector<Instance> instances;
   std::set<std::string> names;
   std::map<std::string, int32_t> tenant_of_app;  // namespace -> tenant, sorted for the manifests
-  for (const CsvRow& row : *rows) {
+  CsvRow row;
+  while (csv.Next(row)) {
     ++out.counts.read;
     Instance in;
     std::string app;
+    if (row.too_long) {
+      SkipTooLongRow(csv, row, out.counts);
+      continue;
+    }
     if (!ParseRow(options.path, row, names, in, app, out.counts)) {
       continue;
     }
@@ -308,6 +309,9 @@ engine::StatusOr<ImportOutput> ImportAlibabaDlrm(const AlibabaDlrmImportOptions&
     tenant_of_app.emplace(app, in.tenant);
     names.insert(in.workload.name);
     instances.push_back(std::move(in));
+  }
+  if (engine::Status s = csv.Finish(); !s.ok()) {
+    return s;
   }
   out.counts.used = static_cast<int64_t>(instances.size());
 

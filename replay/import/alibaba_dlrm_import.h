@@ -38,6 +38,7 @@ struct AlibabaDlrmImportOptions {
   int32_t tenants = 4;
   double headroom = 1.0;  // quota = peak demand x headroom
   std::string cohort = "dlrm";
+  size_t max_line_bytes = CsvReader::kDefaultMaxLineBytes;  // --max-line-bytes
 };
 
 engine::StatusOr<ImportOutput> ImportAlibabaDlrm(const AlibabaDlrmImportOptions& options);

@@ -69,19 +69,21 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
     return s;
   }
   // Nodes: the flavors and their capacity. A bad node row stops the import: quotas would be wrong.
-  engine::StatusOr<std::string> node_text = ReadPlainOrGzip(options.nodes);
-  if (!node_text.ok()) {
-    return node_text.status();
-  }
-  engine::StatusOr<std::vector<CsvRow>> node_rows =
-      CsvDataRows(options.nodes, *node_text, kNodeHeader);
-  if (!node_rows.ok()) {
-    return node_rows.status();
+  CsvReader node_csv(options.nodes, std::string(kNodeHeader), options.max_line_bytes);
+  if (engine::Status s = node_csv.Open(); !s.ok()) {
+    return s;
   }
   std::map<std::string, Capacity> flavors;
   std::map<std::string, std::string> flavor_of_model;
-  for (const auto& [line_number, line] : *node_rows) {
-    const std::vector<std::string_view> f = SplitCsvLine(line);
+  CsvRow node_row;
+  while (node_csv.Next(node_row)) {
+    const int64_t line_number = node_row.line;
+    if (node_row.too_long) {
+      return engine::InvalidArgument(
+          fmt::format("{}:{}: line longer than {} bytes (--max-line-bytes)", options.nodes,
+                      line_number, node_csv.max_line_bytes()));
+    }
+    const std::vector<std::string_view> f = SplitCsvLine(node_row.text);
     int64_t cpu = 0;
     int64_t memory = 0;
     int64_t gpus = 0;
@@ -107,17 +109,16 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
     c.memory_mib += memory;
     c.gpu_milli += gpus * 1000;
   }
+  if (engine::Status s = node_csv.Finish(); !s.ok()) {
+    return s;
+  }
   if (flavors.empty()) {
     return engine::InvalidArgument(fmt::format("{}: no nodes", options.nodes));
   }
 
-  engine::StatusOr<std::string> pod_text = ReadPlainOrGzip(options.pods);
-  if (!pod_text.ok()) {
-    return pod_text.status();
-  }
-  engine::StatusOr<std::vector<CsvRow>> pod_rows = CsvDataRows(options.pods, *pod_text, kPodHeader);
-  if (!pod_rows.ok()) {
-    return pod_rows.status();
+  CsvReader pod_csv(options.pods, std::string(kPodHeader), options.max_line_bytes);
+  if (engine::Status s = pod_csv.Open(); !s.ok()) {
+    return s;
   }
   ImportOutput out;
   std::vector<Pod> pods;
@@ -126,10 +127,16 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
   int64_t never_scheduled = 0;
   int64_t constrained = 0;
   int64_t shared_gpu = 0;
-  for (const auto& [line_number, line] : *pod_rows) {
+  CsvRow pod_row;
+  while (pod_csv.Next(pod_row)) {
     ++out.counts.read;
-    const std::vector<std::string_view> f = SplitCsvLine(line);
-    auto skip = [&, line_number = line_number](const char* reason, const std::string& message) {
+    if (pod_row.too_long) {
+      SkipTooLongRow(pod_csv, pod_row, out.counts);
+      continue;
+    }
+    const int64_t line_number = pod_row.line;
+    const std::vector<std::string_view> f = SplitCsvLine(pod_row.text);
+    auto skip = [&](const char* reason, const std::string& message) {
       out.counts.Skip(reason, fmt::format("{}:{}: {}", options.pods, line_number, message));
     };
     if (f.size() != 11) {
@@ -259,6 +266,9 @@ engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& o
     ++tenant_pods[static_cast<size_t>(p.tenant)];
     names.insert(w.name);
     pods.push_back(std::move(p));
+  }
+  if (engine::Status s = pod_csv.Finish(); !s.ok()) {
+    return s;
   }
   out.counts.used = static_cast<int64_t>(pods.size());
 

@@ -30,6 +30,7 @@ struct AlibabaGpuImportOptions {
   std::string nodes;
   int32_t tenants = 4;
   std::string cohort = "openb";
+  size_t max_line_bytes = CsvReader::kDefaultMaxLineBytes;  // --max-line-bytes
 };
 
 engine::StatusOr<ImportOutput> ImportAlibabaGpu(const AlibabaGpuImportOptions& options);

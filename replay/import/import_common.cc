@@ -34,38 +34,6 @@ std::vector<std::string_view> SplitCsvLine(std::string_view line) {
   }
 }
 
-engine::StatusOr<std::vector<CsvRow>> CsvDataRows(const std::string& path, std::string_view text,
-                                                  std::string_view header) {
-  std::vector<CsvRow> rows;
-  int64_t line_number = 0;
-  bool header_seen = false;
-  while (!text.empty()) {
-    const size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (line.find_first_not_of(" \t") == std::string_view::npos) {
-      continue;
-    }
-    if (!header_seen) {
-      if (line != header) {
-        return engine::InvalidArgument(fmt::format("{}:{}: header \"{}\" is not \"{}\"", path,
-                                                   line_number, line.substr(0, 200), header));
-      }
-      header_seen = true;
-      continue;
-    }
-    rows.push_back(CsvRow{line_number, line});
-  }
-  if (!header_seen) {
-    return engine::InvalidArgument(fmt::format("{}: empty file (no header \"{}\")", path, header));
-  }
-  return rows;
-}
-
 engine::Status CheckCohortOption(std::string_view cohort) {
   if (!engine::IsDns1123Label(cohort)) {
     return engine::InvalidArgument(
@@ -103,6 +71,12 @@ void ImportCounts::Skip(const std::string& reason, std::string detail) {
   if (!detail.empty() && first_errors.size() < kMaxListedErrors) {
     first_errors.push_back(std::move(detail));
   }
+}
+
+void SkipTooLongRow(const CsvReader& csv, const CsvRow& row, ImportCounts& counts) {
+  counts.Skip("line too long",
+              fmt::format("{}:{}: line longer than {} bytes, skipped (--max-line-bytes)",
+                          csv.path(), row.line, csv.max_line_bytes()));
 }
 
 std::vector<int64_t> SplitProportionally(int64_t total, const std::vector<double>& weights) {

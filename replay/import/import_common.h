@@ -15,23 +15,13 @@
 #include <vector>
 
 #include "engine/base/status.h"
-#include "replay/io/input_file.h"
+#include "replay/import/csv_reader.h"
 
 namespace replay {
 
 // Splits one CSV line on commas (the public traces quote nothing; a field with a double quote is
 // refused by the importers, not guessed at). A trailing '\r' is dropped.
 std::vector<std::string_view> SplitCsvLine(std::string_view line);
-
-// The data rows of a CSV text: every non-blank line after the header, which is the first
-// non-blank line and must equal `header` exactly (else an error "file:line: header ...", as for
-// a file without one). A trailing '\r' is dropped; `line` is 1-based, for messages.
-struct CsvRow {
-  int64_t line = 0;
-  std::string_view text;
-};
-engine::StatusOr<std::vector<CsvRow>> CsvDataRows(const std::string& path, std::string_view text,
-                                                  std::string_view header);
 
 // The importers' `--cohort NAME`: InvalidArgument unless NAME is a DNS-1123 label (a Cohort name).
 engine::Status CheckCohortOption(std::string_view cohort);
@@ -59,6 +49,10 @@ struct ImportCounts {
   // listed as an error.
   void Skip(const std::string& reason, std::string detail);
 };
+
+// Counts a CSV row longer than the reader's line limit as skipped ("line too long", with
+// file:line and the flag that raises the limit).
+void SkipTooLongRow(const CsvReader& csv, const CsvRow& row, ImportCounts& counts);
 
 // Splits `total` units between tenants in proportion to `weights` (largest remainder, ties to the
 // lower index): the parts sum to `total` exactly. All-zero weights split evenly.

@@ -143,22 +143,24 @@ engine::StatusOr<ImportOutput> ImportPhilly(const PhillyImportOptions& options) 
   if (engine::Status s = CheckCohortOption(options.cohort); !s.ok()) {
     return s;
   }
-  engine::StatusOr<std::string> text = ReadPlainOrGzip(options.path);
-  if (!text.ok()) {
-    return text.status();
-  }
-  engine::StatusOr<std::vector<CsvRow>> rows = CsvDataRows(options.path, *text, kHeader);
-  if (!rows.ok()) {
-    return rows.status();
+  CsvReader csv(options.path, std::string(kHeader), options.max_line_bytes);
+  if (engine::Status s = csv.Open(); !s.ok()) {
+    return s;
   }
   ImportOutput out;
   std::vector<PhillyJob> jobs;
-  for (const CsvRow& row : *rows) {
+  CsvRow row;
+  while (csv.Next(row)) {
     ++out.counts.read;
     PhillyJob job;
-    if (ParseRow(row.text, row.line, options.path, job, out.counts)) {
+    if (row.too_long) {
+      SkipTooLongRow(csv, row, out.counts);
+    } else if (ParseRow(row.text, row.line, options.path, job, out.counts)) {
       jobs.push_back(std::move(job));
     }
+  }
+  if (engine::Status s = csv.Finish(); !s.ok()) {
+    return s;
   }
   out.counts.used = static_cast<int64_t>(jobs.size());
   // Rows are not sorted in the trace: by submit time, then input order.

@@ -30,6 +30,7 @@ struct PhillyImportOptions {
   int32_t gpus_per_node = 8;
   double headroom = 1.25;
   std::string cohort = "philly";
+  size_t max_line_bytes = CsvReader::kDefaultMaxLineBytes;  // --max-line-bytes
 };
 
 engine::StatusOr<ImportOutput> ImportPhilly(const PhillyImportOptions& options);

@@ -25,8 +25,9 @@ struct InputLimits {
   // An event object not read by the fast Workload reader goes to the manifest parsers, which
   // hold about 100 bytes per byte (finding 20).
   size_t max_object_bytes = size_t{4} << 20;
-  // An input read whole (the CSV importers, `replay --verify`, the audit-log generator), counted
-  // decompressed: a gzip bomb is an error at this size, not an exhausted machine.
+  // An input read whole (`replay --verify`, the audit-log generator) or streamed (the CSV
+  // importers), counted decompressed: a gzip bomb is an error at this size, not an exhausted
+  // machine.
   size_t max_input_bytes = size_t{1} << 30;
 };
 

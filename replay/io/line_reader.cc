@@ -55,6 +55,7 @@ bool LineReader::Fill() {
   const int n = gzread(AsGz(file_), buffer_.data() + end_, static_cast<unsigned>(kBlock));
   if (n > 0) {
     end_ += static_cast<size_t>(n);
+    bytes_read_ += static_cast<uint64_t>(n);
     return true;
   }
   eof_ = true;

@@ -41,6 +41,8 @@ class LineReader {
   bool Next(Line& line);
   // Why reading stopped before the end ("FILE: incorrect header check"), or empty.
   const std::string& damage() const { return damage_; }
+  // Decompressed bytes read from the file so far (a block ahead of the lines returned).
+  uint64_t bytes_read() const { return bytes_read_; }
 
  private:
   bool Fill();  // reads one more block; false at end of input
@@ -53,6 +55,7 @@ class LineReader {
   size_t end_ = 0;
   bool eof_ = false;
   int64_t number_ = 0;
+  uint64_t bytes_read_ = 0;
   std::string damage_;
 };
 

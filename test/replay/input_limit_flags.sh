@@ -3,7 +3,7 @@
 # Issue 23, limits with a flag to raise them (docs/limits.md): a manifest nested 300 levels is
 # refused by default and read with --max-yaml-depth 300; a value above what yaml-cpp parses is a
 # flag error; --max-object-bytes moves the event-object limit of tally replay; --events-in-flight
-# changes no output.
+# changes no output; the CSV importers' --max-line-bytes.
 set -uo pipefail
 tally="$1"
 # shellcheck source=test/replay/check_lib.sh
@@ -56,5 +56,23 @@ check "decisions are the same with 1 and 100000 lines in flight" \
   --no-progress --events-in-flight 0 >/dev/null 2>&1
 rc=$?
 check "--events-in-flight 0 is a flag error" test "${rc}" -ne 0 -a ! -e "${work}/w0/decisions.jsonl"
+
+# The CSV importers stream their rows (issue 23): --max-line-bytes skips a longer row, counted
+# with its line, and the rest is imported.
+csv="${work}/philly.csv"
+{
+  printf 'timestamp,duration,num_gpus,gpu_time,cluster\n'
+  printf '2017-10-09 07:01:55,100,1,100,vc1\n'
+  printf '2017-10-09 07:02:%s,100,1,100,vc1\n' "$(printf '5%.0s' $(seq 200))"
+  printf '2017-10-09 07:03:55,100,1,100,vc1\n'
+} >"${csv}"
+"${tally}" import philly "${csv}" --out "${work}/imp1" >"${work}/out" 2>&1
+check "import philly reads a 240-byte row by default (exit 0)" test $? -eq 0
+check "and counts it as a bad timestamp, not a long line" grep -q 'bad timestamp' "${work}/out"
+"${tally}" import philly "${csv}" --max-line-bytes 100 --out "${work}/imp2" >"${work}/out" 2>&1
+check "--max-line-bytes 100 skips it (exit 0)" test $? -eq 0
+check "as a line too long, with file:line" grep -q 'philly.csv:3: line longer than 100 bytes' \
+  "${work}/out"
+check "the other two rows are imported" test "$(grep -c '"ADDED"' "${work}/imp2/events.jsonl")" -eq 2
 
 exit "${fail}"
