@@ -46,6 +46,10 @@ void AddInputLimitFlags(CLI::App* cmd, InputLimitFlags which) {
              "Nodes a YAML document may expand to through its aliases (default "
                  + std::to_string(defaults.yaml_max_nodes) + ")",
              1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.yaml_max_nodes = v; });
+    AddLimit(cmd, "--max-containers",
+             "Containers (and init containers) a pod template may list (default "
+                 + std::to_string(defaults.max_containers) + ")",
+             1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.max_containers = v; });
   }
   if (which.whole_files) {
     AddLimit(cmd, "--max-input-bytes",

@@ -25,6 +25,10 @@ struct InputLimits {
   // An event object not read by the fast Workload reader goes to the manifest parsers, which
   // hold about 100 bytes per byte (finding 20).
   size_t max_object_bytes = size_t{4} << 20;
+  // Containers (and, apart, init containers) in one pod template. Kubernetes sets no number; a
+  // real pod has a few, and each costs the parsers about 150 bytes, so a 64 MiB event line of
+  // 2 million empty containers held 300 MB.
+  size_t max_containers = 10'000;
   // An input read whole (`replay --verify`, the audit-log generator) or streamed (the CSV
   // importers), counted decompressed: a gzip bomb is an error at this size, not an exhausted
   // machine.

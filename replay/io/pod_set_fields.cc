@@ -12,6 +12,7 @@
 
 #include "engine/k8s_names.h"
 #include "replay/io/field_values.h"
+#include "replay/io/input_limits.h"
 #include "replay/io/manifest_fields.h"
 #include "replay/io/time_parse.h"
 #include "replay/io/workload_fields.h"
@@ -82,6 +83,12 @@ std::vector<engine::ContainerResources> ParseContainers(ObjectContext& ctx,
   std::vector<engine::ContainerResources> out;
   std::optional<YAML::Node> list = OptionalSequence(ctx, pod_spec, key, path);
   if (!list.has_value()) {
+    return out;
+  }
+  if (const size_t limit = CurrentInputLimits().max_containers; list->size() > limit) {
+    ctx.Error(*list, path,
+              fmt::format("Too many: {}: must have at most {} items (--max-containers)",
+                          list->size(), limit));
     return out;
   }
   for (size_t i = 0; i < list->size(); ++i) {

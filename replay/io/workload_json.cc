@@ -14,6 +14,7 @@
 
 #include "engine/k8s_names.h"
 #include "engine/quantity.h"
+#include "replay/io/input_limits.h"
 #include "replay/io/time_parse.h"
 
 namespace replay {
@@ -225,7 +226,11 @@ bool Requirements(od::value value, engine::ResourceList& requests, engine::Resou
 }
 
 bool Containers(od::value value, bool init, std::vector<engine::ContainerResources>& out) {
+  const size_t limit = CurrentInputLimits().max_containers;
   return ForEachItem(value, [&](od::value item) {
+    if (out.size() >= limit) {
+      return false;  // the manifest parsers refuse it with the limit's message
+    }
     engine::ContainerResources c;
     uint32_t seen = 0;
     // A container has many more fields; the slow path reads only these two.

@@ -7,8 +7,8 @@
 
 namespace replay {
 
-engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
-                                  const InputLimits& limits) {
+std::optional<YamlExpansionIssue> FindYamlExpansionIssue(const YAML::Node& document,
+                                                         const InputLimits& limits) {
   std::vector<std::pair<YAML::Node, size_t>> stack;  // node, depth
   stack.emplace_back(document, 1);
   size_t visited = 0;
@@ -20,16 +20,16 @@ engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view f
     }
     const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
     if (depth > limits.yaml_max_depth) {
-      return engine::InvalidArgument(fmt::format(
-          "{}:{}: YAML nested deeper than {} levels once aliases are followed (an alias inside its "
-          "own anchor nests without end; --max-yaml-depth)",
-          file, line, limits.yaml_max_depth));
+      return YamlExpansionIssue{
+          line, fmt::format("YAML nested deeper than {} levels once aliases are followed (an alias "
+                            "inside its own anchor nests without end; --max-yaml-depth)",
+                            limits.yaml_max_depth)};
     }
     if (++visited > limits.yaml_max_nodes) {
-      return engine::InvalidArgument(fmt::format(
-          "{}:{}: YAML expands to more than {} nodes once aliases are followed (aliases of "
-          "aliases multiply; --max-yaml-nodes)",
-          file, line, limits.yaml_max_nodes));
+      return YamlExpansionIssue{
+          line, fmt::format("YAML expands to more than {} nodes once aliases are followed "
+                            "(each alias repeats its anchored node; --max-yaml-nodes)",
+                            limits.yaml_max_nodes)};
     }
     if (node.IsSequence()) {
       for (const YAML::Node& item : node) {
@@ -41,6 +41,14 @@ engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view f
         stack.emplace_back(kv.second, depth + 1);
       }
     }
+  }
+  return std::nullopt;
+}
+
+engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
+                                  const InputLimits& limits) {
+  if (std::optional<YamlExpansionIssue> issue = FindYamlExpansionIssue(document, limits)) {
+    return engine::InvalidArgument(fmt::format("{}:{}: {}", file, issue->line, issue->message));
   }
   return engine::Status::Ok();
 }

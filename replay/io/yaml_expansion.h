@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "engine/base/status.h"
@@ -27,5 +29,14 @@ namespace replay {
 // Iterative: never recurses, and stops at the first node beyond a limit.
 engine::Status CheckYamlExpansion(const YAML::Node& document, std::string_view file,
                                   const InputLimits& limits = CurrentInputLimits());
+
+// The same check, for callers that format their own errors: the 1-based line of the node where a
+// limit was crossed (0 if unknown) and the message without file or line; nullopt when within.
+struct YamlExpansionIssue {
+  int line = 0;
+  std::string message;
+};
+std::optional<YamlExpansionIssue> FindYamlExpansionIssue(
+    const YAML::Node& document, const InputLimits& limits = CurrentInputLimits());
 
 }  // namespace replay

@@ -2,6 +2,7 @@
 // does that): the last tests load every shipped example under data/.
 #include <gtest/gtest.h>
 
+#include "replay/io/input_limits.h"
 #include "test/replay/io/manifest_loader_test_fixture.h"
 
 namespace replay {
@@ -372,14 +373,19 @@ items:
 // itself through an alias ends at once (it overflowed the stack) and lists nested through aliases
 // are not expanded (9^7 objects, 3.5 GiB, before).
 TEST(ManifestLoaderTest, ListsInsideListsAreRefusedSoAliasesCannotLoopOrMultiply) {
-  for (const char* file : {"test/robustness/01-yaml-self-alias-stack-overflow.yaml",
-                           "test/robustness/03-yaml-alias-bomb-nested-lists-depth7.yaml",
-                           "test/robustness/03b-yaml-alias-bomb-nested-lists-depth9.yaml"}) {
+  // The alias loop and the alias bombs are refused before the List rule is reached: walked with
+  // their aliases followed, they nest without end or pass --max-yaml-nodes (the next test).
+  for (const auto& [file, message] :
+       {std::pair{"test/robustness/01-yaml-self-alias-stack-overflow.yaml",
+                  "nested deeper than 256 levels once aliases are followed"},
+        std::pair{"test/robustness/03-yaml-alias-bomb-nested-lists-depth7.yaml",
+                  "expands to more than 10000000 nodes"},
+        std::pair{"test/robustness/03b-yaml-alias-bomb-nested-lists-depth9.yaml",
+                  "expands to more than 10000000 nodes"}}) {
     SCOPED_TRACE(file);
     LoadResult r = LoadManifestFiles({file});
     ASSERT_EQ(r.errors.size(), 1u) << Dump(r.errors);
-    EXPECT_NE(r.errors[0].message.find("inside a List is not loaded"), std::string::npos)
-        << r.errors[0].message;
+    EXPECT_NE(r.errors[0].message.find(message), std::string::npos) << r.errors[0].message;
     EXPECT_TRUE(r.spec.flavors.empty());
   }
   // One level of List with objects still loads (ListKind above); a list in a list does not.
@@ -397,6 +403,47 @@ items:
   ASSERT_EQ(nested.errors.size(), 1u);
   EXPECT_EQ(nested.errors[0].field_path, "items[0]");
   EXPECT_EQ(nested.errors[0].line, 4);
+}
+
+// One List of aliases of one Workload is as many Workloads to parse: a 570 KB file of 100,000
+// aliases took 4.6 GB and over two minutes. Documents are walked with their aliases followed,
+// within --max-yaml-nodes, before anything is parsed.
+TEST(ManifestLoaderTest, AliasesRepeatingAnObjectAreBoundedByTheNodeLimit) {
+  std::string text = R"(apiVersion: v1
+kind: List
+items:
+- &w
+  apiVersion: kueue.x-k8s.io/v1beta2
+  kind: ResourceFlavor
+  metadata: {name: f, labels: {a: b, c: d}}
+)";
+  for (int i = 0; i < 1000; ++i) {
+    text += "- *w\n";
+  }
+  InputLimits small;
+  small.yaml_max_nodes = 5'000;  // the document is about 13,000 nodes with its aliases followed
+  SetInputLimits(small);
+  LoadResult refused = Load(text);
+  SetInputLimits(InputLimits{});
+  ASSERT_EQ(refused.errors.size(), 1u) << Dump(refused.errors);
+  EXPECT_NE(refused.errors[0].message.find(
+                "YAML expands to more than 5000 nodes once aliases are followed"),
+            std::string::npos)
+      << refused.errors[0].message;
+  EXPECT_NE(refused.errors[0].message.find("--max-yaml-nodes"), std::string::npos);
+  EXPECT_GT(refused.errors[0].line, 1);
+  EXPECT_TRUE(refused.spec.flavors.empty());
+  // Within the default limit the same text is read: every alias is the same flavor again.
+  LoadResult read = Load(text);
+  EXPECT_EQ(read.spec.flavors.size(), 1001u);
+  // A text without any '*' cannot hold an alias and is not walked; one with a '*' in a scalar is
+  // walked and loads as before.
+  LoadResult star = Load(R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: f, labels: {glob: "a*b"}}
+)");
+  EXPECT_TRUE(star.errors.empty()) << Dump(star.errors);
+  EXPECT_EQ(star.spec.flavors.size(), 1u);
 }
 
 TEST(ManifestLoaderTest, ClusterQueueFields) {

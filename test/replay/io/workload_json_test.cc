@@ -25,6 +25,7 @@
 
 #include "replay/generate/kueue_perf_generator.h"
 #include "replay/generate/synthetic_generator.h"
+#include "replay/io/input_limits.h"
 #include "replay/io/manifest_loader.h"
 
 #include <yaml-cpp/yaml.h>
@@ -670,6 +671,30 @@ TEST(WorkloadJsonTest, InvalidObjectsFallBack) {
   for (const auto& [what, json] : cases) {
     ExpectRejected(json, what);
   }
+}
+
+// More containers than --max-containers: the fast path stops reading at the limit and falls
+// back, and the slow path refuses the object with the limit's message.
+TEST(WorkloadJsonTest, ContainersBeyondTheLimitFallBackAndAreRefused) {
+  auto containers = [](int n) {
+    std::string list;
+    for (int i = 0; i < n; ++i) {
+      list += fmt::format(R"({}{{"name":"c{}","resources":{{"requests":{{"cpu":"1"}}}}}})",
+                          i == 0 ? "" : ",", i);
+    }
+    return Wl(PodSpec("\"containers\":[" + list + "]"));
+  };
+  InputLimits limits;
+  limits.max_containers = 3;
+  SetInputLimits(limits);
+  const Outcome three = RunBoth(containers(3));
+  const Outcome four = RunBoth(containers(4));
+  SetInputLimits(InputLimits{});
+  EXPECT_TRUE(three.fast);
+  EXPECT_TRUE(three.slow_ok);
+  EXPECT_FALSE(four.fast);
+  EXPECT_FALSE(four.slow_ok);
+  EXPECT_TRUE(RunBoth(containers(4)).fast);  // within the default
 }
 
 // Valid objects the fast path does not model: it falls back (or agrees).

@@ -3,6 +3,7 @@
 // workload_loader_test_fixture.h).
 #include <gtest/gtest.h>
 
+#include "replay/io/input_limits.h"
 #include "test/replay/io/workload_loader_test_fixture.h"
 
 namespace replay {
@@ -95,6 +96,50 @@ spec:
   ASSERT_EQ(too_many.errors.size(), 1u) << Dump(too_many.errors);
   EXPECT_EQ(too_many.errors[0].field_path, "spec.podSets");
   EXPECT_EQ(too_many.errors[0].message, "Too many: 19: must have at most 18 items");
+}
+
+// Containers per pod template (issue 23): Kubernetes sets no number, so tally does
+// (--max-containers, default 10,000), for containers and init containers each.
+TEST(WorkloadLoaderTest, ContainersAreBoundedByTheLimit) {
+  auto workload = [](int containers, int init) {
+    std::string yaml = R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w
+spec:
+  podSets:
+  - name: main
+    template:
+      spec:
+        containers:
+)";
+    for (int i = 0; i < containers; ++i) {
+      yaml += fmt::format("        - {{name: c{}, resources: {{requests: {{cpu: 1m}}}}}}\n", i);
+    }
+    yaml += "        initContainers:\n";
+    for (int i = 0; i < init; ++i) {
+      yaml += fmt::format("        - {{name: i{}}}\n", i);
+    }
+    return Load(yaml);
+  };
+  InputLimits limits;
+  limits.max_containers = 3;
+  SetInputLimits(limits);
+  LoadResult ok = workload(3, 3);
+  LoadResult too_many = workload(4, 1);
+  LoadResult too_many_init = workload(1, 4);
+  SetInputLimits(InputLimits{});
+  EXPECT_TRUE(ok.ok()) << Dump(ok.errors);
+  EXPECT_EQ(ok.spec.workloads[0].pod_sets[0].resources.containers.size(), 3u);
+  ASSERT_EQ(too_many.errors.size(), 1u) << Dump(too_many.errors);
+  EXPECT_EQ(too_many.errors[0].field_path, "spec.podSets[0].template.spec.containers");
+  EXPECT_EQ(too_many.errors[0].message,
+            "Too many: 4: must have at most 3 items (--max-containers)");
+  EXPECT_EQ(too_many.errors[0].line, 11);  // the list's first item
+  ASSERT_EQ(too_many_init.errors.size(), 1u) << Dump(too_many_init.errors);
+  EXPECT_EQ(too_many_init.errors[0].field_path, "spec.podSets[0].template.spec.initContainers");
+  // The default takes them.
+  EXPECT_TRUE(workload(4, 4).ok());
 }
 
 TEST(WorkloadLoaderTest, SpecRules) {
