@@ -50,6 +50,10 @@ void AddInputLimitFlags(CLI::App* cmd, InputLimitFlags which) {
              "Containers (and init containers) a pod template may list (default "
                  + std::to_string(defaults.max_containers) + ")",
              1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.max_containers = v; });
+    AddLimit(cmd, "--max-objects-per-document",
+             "Objects one YAML document may hold, the items of a List (default "
+                 + std::to_string(defaults.max_objects_per_document) + ")",
+             1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.max_objects_per_document = v; });
   }
   if (which.whole_files) {
     AddLimit(cmd, "--max-input-bytes",

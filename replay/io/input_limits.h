@@ -29,6 +29,8 @@ struct InputLimits {
   // real pod has a few, and each costs the parsers about 150 bytes, so a 64 MiB event line of
   // 2 million empty containers held 300 MB.
   size_t max_containers = 10'000;
+  // Objects in one YAML document: the items of a `List` (a document is otherwise one object).
+  size_t max_objects_per_document = 100'000;
   // An input read whole (`replay --verify`, the audit-log generator) or streamed (the CSV
   // importers), counted decompressed: a gzip bomb is an error at this size, not an exhausted
   // machine.

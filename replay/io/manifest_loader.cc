@@ -16,6 +16,7 @@
 #include "engine/config_validation.h"
 #include "replay/io/device_fields.h"
 #include "replay/io/flavor_supply_fields.h"
+#include "replay/io/input_limits.h"
 #include "replay/io/manifest_context.h"
 #include "replay/io/manifest_fields.h"
 #include "replay/io/workload_fields.h"
@@ -332,6 +333,14 @@ class Loader {
       result_.errors.push_back(
           LoadError{file, document, LineOf(items), kind, "", items_path,
                     fmt::format("expected a list, found {}", internal::ShapeName(items))});
+      return;
+    }
+    if (const size_t limit = CurrentInputLimits().max_objects_per_document; items.size() > limit) {
+      result_.errors.push_back(
+          LoadError{file, document, LineOf(items), kind, "", items_path,
+                    fmt::format("Too many: {}: a document may hold at most {} objects, none loaded "
+                                "(--max-objects-per-document)",
+                                items.size(), limit)});
       return;
     }
     // A typed list's items inherit its apiVersion and element kind; a plain List's do not.

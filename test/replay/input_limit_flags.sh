@@ -3,7 +3,8 @@
 # Issue 23, limits with a flag to raise them (docs/limits.md): a manifest nested 300 levels is
 # refused by default and read with --max-yaml-depth 300; a value above what yaml-cpp parses is a
 # flag error; --max-object-bytes moves the event-object limit of tally replay; --events-in-flight
-# changes no output; the CSV importers' --max-line-bytes.
+# changes no output; --max-objects-per-document, --max-containers, and the CSV importers'
+# --max-line-bytes.
 set -uo pipefail
 tally="$1"
 # shellcheck source=test/replay/check_lib.sh
@@ -56,6 +57,27 @@ check "decisions are the same with 1 and 100000 lines in flight" \
   --no-progress --events-in-flight 0 >/dev/null 2>&1
 rc=$?
 check "--events-in-flight 0 is a flag error" test "${rc}" -ne 0 -a ! -e "${work}/w0/decisions.jsonl"
+
+# Objects per document and containers per pod template (issue 23).
+list="${work}/list.yaml"
+{
+  printf 'apiVersion: v1\nkind: List\nitems:\n'
+  for i in 1 2 3; do
+    printf -- '- {apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: f%s}}\n' "${i}"
+  done
+  printf -- '---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: w}\n'
+  printf 'spec:\n  podSets:\n  - name: main\n    template: {spec: {containers: [{name: a}, {name: b}]}}\n'
+} >"${list}"
+"${tally}" validate "${list}" >"${work}/out" 2>&1
+check "a List of 3 objects and 2 containers validate by default (exit 0)" test $? -eq 0
+"${tally}" validate --max-objects-per-document 2 "${list}" >"${work}/out" 2>&1
+check "--max-objects-per-document 2 refuses the List (exit 1)" test $? -eq 1
+check "and names the flag" grep -q 'at most 2 objects, none loaded (--max-objects-per-document)' \
+  "${work}/out"
+"${tally}" validate --max-containers 1 "${list}" >"${work}/out" 2>&1
+check "--max-containers 1 refuses the Workload (exit 1)" test $? -eq 1
+check "with the field and the flag" \
+  grep -q 'containers: Too many: 2: must have at most 1 items (--max-containers)' "${work}/out"
 
 # The CSV importers stream their rows (issue 23): --max-line-bytes skips a longer row, counted
 # with its line, and the rest is imported.

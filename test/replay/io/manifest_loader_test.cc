@@ -446,6 +446,38 @@ metadata: {name: f, labels: {glob: "a*b"}}
   EXPECT_EQ(star.spec.flavors.size(), 1u);
 }
 
+// Objects per document (issue 23): a List above --max-objects-per-document loads none of its
+// items, with one error naming the limit; the documents around it load.
+TEST(ManifestLoaderTest, AListAboveTheObjectLimitLoadsNothing) {
+  auto list = [](int items) {
+    std::string text = "apiVersion: v1\nkind: List\nitems:\n";
+    for (int i = 0; i < items; ++i) {
+      text += "- {apiVersion: kueue.x-k8s.io/v1beta2, kind: ResourceFlavor, metadata: {name: f"
+              + std::to_string(i) + "}}\n";
+    }
+    return text + "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\n"
+                  "metadata: {name: after}\n";
+  };
+  InputLimits limits;
+  limits.max_objects_per_document = 3;
+  SetInputLimits(limits);
+  LoadResult ok = Load(list(3));
+  LoadResult too_many = Load(list(4));
+  SetInputLimits(InputLimits{});
+  EXPECT_TRUE(ok.errors.empty()) << Dump(ok.errors);
+  EXPECT_EQ(ok.spec.flavors.size(), 4u);
+  ASSERT_EQ(too_many.errors.size(), 1u) << Dump(too_many.errors);
+  EXPECT_EQ(too_many.errors[0].field_path, "items");
+  EXPECT_EQ(too_many.errors[0].line, 4);
+  EXPECT_NE(too_many.errors[0].message.find(
+                "Too many: 4: a document may hold at most 3 objects, none loaded "
+                "(--max-objects-per-document)"),
+            std::string::npos)
+      << too_many.errors[0].message;
+  ASSERT_EQ(too_many.spec.flavors.size(), 1u);
+  EXPECT_EQ(too_many.spec.flavors[0].name, "after");
+}
+
 TEST(ManifestLoaderTest, ClusterQueueFields) {
   LoadResult r = Load(std::string(kFlavor) + R"(---
 apiVersion: kueue.x-k8s.io/v1beta1
