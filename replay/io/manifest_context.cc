@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -44,7 +45,14 @@ std::string Index(std::string_view path, size_t i) {
 
 YAML::Node Get(const YAML::Node& map, std::string_view key) {
   const YAML::Node& const_map = map;  // the const operator[] never inserts
-  return const_map[std::string(key)];
+  if (!map.IsMap()) {
+    return const_map[std::string(key)];  // yaml-cpp's own result and errors for the other shapes
+  }
+  // A FieldKey, not a std::string: yaml-cpp names the undefined node of a missing key through a
+  // std::stringstream (its key_to_string) unless the key type cannot be streamed, and most
+  // lookups are of optional fields that are absent (a sixth of loading the Kueue large-scale
+  // manifests); each key compared is not copied into a string either.
+  return const_map[FieldKey{key}];
 }
 
 bool Present(const YAML::Node& node) {
@@ -80,28 +88,38 @@ const char* ShapeName(const YAML::Node& node) {
 
 // --- FieldLines --------------------------------------------------------------------------------
 
-std::string FieldLines::Key(const engine::SourceRef& object, std::string_view path) {
-  // file, document, line and path, separated by U+001F (never in a path or file name here).
+std::string FieldLines::ObjectKey(const engine::SourceRef& object) {
   std::string key = object.file;
   key += '\x1f';
   key += std::to_string(object.document);
   key += '\x1f';
   key += std::to_string(object.line);
-  key += '\x1f';
-  key.append(path);
   return key;
+}
+
+FieldLines::PathLines& FieldLines::LinesOf(const engine::SourceRef& object) {
+  if (last_ == nullptr || object.line != last_object_.line
+      || object.document != last_object_.document || object.file != last_object_.file) {
+    last_ = &objects_[ObjectKey(object)];
+    last_object_ = object;
+  }
+  return *last_;
 }
 
 void FieldLines::Record(const engine::SourceRef& object, const std::string& path, int line) {
   if (line > 0) {
-    lines_.emplace(Key(object, path), line);
+    LinesOf(object).emplace(path, line);
   }
 }
 
 int FieldLines::Find(const engine::SourceRef& object, std::string path) const {
+  const auto lines = objects_.find(ObjectKey(object));
+  if (lines == objects_.end()) {
+    return object.line;
+  }
   while (!path.empty()) {
-    auto it = lines_.find(Key(object, path));
-    if (it != lines_.end()) {
+    auto it = lines->second.find(path);
+    if (it != lines->second.end()) {
       return it->second;
     }
     size_t cut = path.find_last_of(".[");
@@ -290,7 +308,7 @@ std::optional<std::map<std::string, std::string>> ObjectContext::StringMap(
 
 void ObjectContext::CheckKeys(const YAML::Node& map, const std::string& path,
                               std::initializer_list<std::string_view> known) {
-  std::set<std::string> seen;
+  std::vector<std::string_view> seen;  // a Kubernetes map has a few keys: no set to allocate
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (!it->first.IsScalar()) {
       Error(it->first, path,
@@ -299,18 +317,18 @@ void ObjectContext::CheckKeys(const YAML::Node& map, const std::string& path,
       continue;
     }
     const std::string& key = it->first.Scalar();
-    const std::string key_path = Child(path, key);
-    if (!seen.insert(key).second) {
-      Error(it->first, key_path,
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      Error(it->first, Child(path, key),
             fmt::format("duplicate key \"{}\": Kubernetes rejects repeated fields", key));
       continue;
     }
+    seen.push_back(key);  // the key's text lives in the map's node, which outlives this loop
     bool is_known = false;
     for (std::string_view k : known) {
       is_known |= k == key;
     }
     if (!is_known) {
-      Warning(it->first, key_path, fmt::format("unknown field \"{}\" (ignored)", key));
+      Warning(it->first, Child(path, key), fmt::format("unknown field \"{}\" (ignored)", key));
     }
   }
 }

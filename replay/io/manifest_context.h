@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,12 @@ int LineOf(const YAML::Node& node);
 // "a map", "a list", "a scalar", "null".
 const char* ShapeName(const YAML::Node& node);
 
+// A map key to look up without copies (Get). Not streamable on purpose: see Get.
+struct FieldKey {
+  std::string_view name;
+  bool operator==(const FieldKey& other) const { return name == other.name; }
+};
+
 // Where parsed fields were found: key (file, document, object line, path) -> line.
 class FieldLines {
  public:
@@ -49,8 +56,17 @@ class FieldLines {
   int Find(const engine::SourceRef& object, std::string path) const;
 
  private:
-  static std::string Key(const engine::SourceRef& object, std::string_view path);
-  std::map<std::string, int> lines_;
+  using PathLines = std::unordered_map<std::string, int>;  // path -> line
+  // file, document and line, separated by U+001F (never in a file name here).
+  static std::string ObjectKey(const engine::SourceRef& object);
+  PathLines& LinesOf(const engine::SourceRef& object);
+
+  // Per object, then per path: an object's fields are recorded one after another, so the object
+  // is looked up once per run of them (one flat map of "file/document/line/path" keys hashed or
+  // compared the whole key for every field: a tenth of loading a large manifest).
+  std::unordered_map<std::string, PathLines> objects_;
+  PathLines* last_ = nullptr;  // the object recorded last (node-based map: stays valid)
+  engine::SourceRef last_object_;
 };
 
 // Sinks shared by all objects of one load.
@@ -146,3 +162,16 @@ std::optional<E> ObjectContext::Enum(const YAML::Node& node, const std::string& 
 }
 
 }  // namespace replay::internal
+
+// yaml-cpp compares a map's keys with a FieldKey by decoding each scalar key into one: the view
+// points into the key node, which outlives the comparison.
+template <>
+struct YAML::convert<replay::internal::FieldKey> {
+  static bool decode(const YAML::Node& node, replay::internal::FieldKey& key) {
+    if (!node.IsScalar()) {
+      return false;
+    }
+    key.name = node.Scalar();
+    return true;
+  }
+};
