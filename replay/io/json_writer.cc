@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <iterator>
 
 #include "replay/io/utf8.h"
@@ -79,13 +81,39 @@ bool NeedsEscape(unsigned char c) {
   return c < 0x20 || c == '"' || c == '\\';
 }
 
+// True when none of the 8 bytes at `p` needs a look: no control byte, quote, backslash or byte
+// of a UTF-8 sequence (SWAR: a byte below 0x20 or equal to a given one sets its high bit in
+// these expressions; a false "needs a look" can only follow a true one in the same word, so a
+// clean word is never missed). Names in decision lines are almost always plain ASCII.
+bool PlainWord(const char* p) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  const uint64_t quote = w ^ (kOnes * '"');
+  const uint64_t backslash = w ^ (kOnes * '\\');
+  const uint64_t flagged = w | ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote)
+                           | ((backslash - kOnes) & ~backslash);
+  return (flagged & kHigh) == 0;
+}
+
 }  // namespace
 
 void AppendJsonString(std::string_view s, std::string& out) {
   out += '"';
   // Runs without anything to escape (almost every name) are appended whole.
   size_t run = 0;
+  size_t bytewise_until = 0;  // a word that needed a look is read byte by byte, then words again
   for (size_t i = 0; i < s.size(); ++i) {
+    if (i >= bytewise_until) {
+      while (i + 8 <= s.size() && PlainWord(s.data() + i)) {
+        i += 8;
+      }
+      if (i == s.size()) {
+        break;
+      }
+      bytewise_until = i + 8;
+    }
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
       // Input bytes reach the outputs (names, error messages quoting a line): well-formed UTF-8

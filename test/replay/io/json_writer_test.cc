@@ -51,6 +51,29 @@ TEST(JsonWriterTest, EscapesEveryByteLikeTheReference) {
   EXPECT_EQ(JsonQuoted("a\"b\\c\x01"), R"("a\"b\\c\u0001")");
 }
 
+// AppendJsonString skips plain ASCII 8 bytes at a time: every byte that needs a look, at every
+// offset within and across words, in strings of every length up to 40, is escaped as the
+// reference does (ASCII), or passed through (valid UTF-8) or replaced (any other byte >= 0x80).
+TEST(JsonWriterTest, EveryByteAtEveryOffsetOfAWordIsSeen) {
+  for (size_t length = 1; length <= 40; ++length) {
+    for (size_t at = 0; at < length; ++at) {
+      for (int c : {0x00, 0x01, 0x0a, 0x1f, 0x22, 0x5c, 0x20, 0x21, 0x5b, 0x7f}) {
+        std::string text(length, 'a');
+        text[at] = static_cast<char>(c);
+        ASSERT_EQ(JsonQuoted(text), ReferenceQuoted(text)) << length << " " << at << " " << c;
+      }
+      std::string utf8(length, 'a');
+      utf8.replace(at, 1, "\xC3\xA9");  // é: kept whole
+      ASSERT_EQ(JsonQuoted(utf8), "\"" + utf8 + "\"") << length << " " << at;
+      std::string invalid(length, 'a');
+      invalid[at] = static_cast<char>(0xFF);
+      std::string replaced = invalid;
+      replaced.replace(at, 1, "\xEF\xBF\xBD");  // U+FFFD
+      ASSERT_EQ(JsonQuoted(invalid), "\"" + replaced + "\"") << length << " " << at;
+    }
+  }
+}
+
 TEST(JsonWriterTest, IntegersAndDoublesPrintTheirShortestForm) {
   JsonWriter w;
   w.BeginArray();

@@ -1,0 +1,122 @@
+// Google Benchmark: what writing decisions.jsonl costs per line, by part (issue 22, "cheap
+// output"): quoting names (AppendJsonString: plain ASCII, which a decision line almost always
+// holds, then names with bytes to escape and UTF-8), RFC 3339 timestamps (WriteRfc3339) and a
+// whole Admitted-shaped line through JsonWriter. bytes/s is of the input text.
+//
+//   build/release/bench/json_output_bench --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "replay/io/json_writer.h"
+#include "replay/io/time_parse.h"
+
+namespace {
+
+// Names as decision lines hold them: namespace/name keys, ClusterQueue and flavor names.
+const std::vector<std::string>& PlainNames() {
+  static const std::vector<std::string> names = {"team-vision/vision-train-0001",
+                                                 "research-vision",
+                                                 "a100-on-demand",
+                                                 "nvidia.com/gpu",
+                                                 "cq-0-0-cohort-0/small-0-0-0",
+                                                 "main",
+                                                 "Admitted",
+                                                 "cpu",
+                                                 std::string(200, 'x') + "-long-label-value"};
+  return names;
+}
+
+const std::vector<std::string>& NamesToEscape() {
+  static const std::vector<std::string> names = {"quote \"inside\" a name", "back\\slash\\path",
+                                                 "tab\tand\nnewline", "caf\xC3\xA9-\xE2\x82\xAC",
+                                                 "bad byte \xFF here"};
+  return names;
+}
+
+void Quote(benchmark::State& state, const std::vector<std::string>& names) {
+  std::string out;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    out.clear();
+    for (const std::string& n : names) {
+      replay::AppendJsonString(n, out);
+      bytes += static_cast<int64_t>(n.size());
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(bytes);
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(names.size()));
+}
+
+void BM_QuotePlainNames(benchmark::State& state) {
+  Quote(state, PlainNames());
+}
+BENCHMARK(BM_QuotePlainNames);
+
+void BM_QuoteNamesToEscape(benchmark::State& state) {
+  Quote(state, NamesToEscape());
+}
+BENCHMARK(BM_QuoteNamesToEscape);
+
+void BM_Rfc3339(benchmark::State& state) {
+  int64_t micros = 1'767'225'600'123'456;  // 2026-01-01T00:00:00.123456Z
+  char text[32];
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(replay::WriteRfc3339(micros, false, text));
+    micros += 1'000'037;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Rfc3339);
+
+// One Admitted line of the shape LogAdmission writes (replay/sim/shard_simulator.cc).
+void BM_AdmittedLine(benchmark::State& state) {
+  replay::JsonWriter out;
+  int64_t micros = 1'767'225'600'000'000;
+  char time_text[32];
+  for (auto _ : state) {
+    out.Clear();
+    out.BeginObject();
+    out.Key("borrowed");
+    out.BeginObject();
+    out.EndObject();
+    out.Key("clusterQueue");
+    out.String("research-vision");
+    out.Key("podSets");
+    out.BeginArray();
+    out.BeginObject();
+    out.Key("count");
+    out.Int(2);
+    out.Key("flavors");
+    out.BeginObject();
+    for (const char* r : {"cpu", "memory", "nvidia.com/gpu"}) {
+      out.Key(r);
+      out.String("a100-on-demand");
+    }
+    out.EndObject();
+    out.Key("name");
+    out.String("main");
+    out.EndObject();
+    out.EndArray();
+    out.Key("time");
+    out.String(std::string_view(time_text, replay::WriteRfc3339(micros, false, time_text)));
+    out.Key("type");
+    out.String("Admitted");
+    out.Key("workload");
+    out.String("team-vision/vision-train-0001");
+    out.EndObject();
+    benchmark::DoNotOptimize(out.str().data());
+    micros += 1'000'037;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AdmittedLine);
+
+}  // namespace
+
+BENCHMARK_MAIN();
