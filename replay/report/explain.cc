@@ -8,6 +8,7 @@
 #include "engine/quota_advisor.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
+#include "replay/report/explain_reason.h"
 #include "replay/sim/cluster_state.h"
 #include "replay/sim/decision_output.h"
 #include "replay/sim/fallback_output.h"
@@ -71,7 +72,36 @@ void WriteAmounts(const Cluster& c, const std::vector<engine::ResourceAmount>& l
   out.EndObject();
 }
 
+void WriteReason(const ExplainVerdict& v, JsonWriter& out) {
+  out.BeginObject();
+  out.Key("code");
+  out.String(v.code);
+  out.Key("message");
+  out.String(v.sentence);
+  out.Key("quotaIsTheCause");
+  out.Bool(v.quota_is_the_cause);
+  out.Key("remedy");
+  out.String(v.remedy);
+  out.EndObject();
+}
+
+// A workload that is not evaluated (no ClusterQueue to evaluate it against): who it is and why.
+void WriteUnevaluatedJson(std::string_view key, const engine::Workload* w, const ExplainVerdict& v,
+                          JsonWriter& out) {
+  out.BeginObject();
+  if (w != nullptr) {
+    out.Key("localQueue");
+    out.String(w->local_queue);
+  }
+  out.Key("reason");
+  WriteReason(v, out);
+  out.Key("workload");
+  out.String(key);
+  out.EndObject();
+}
+
 void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::CycleEntry& e,
+               const ExplainVerdict& verdict,
                const std::optional<engine::QuotaSuggestion>& suggestion, JsonWriter& out) {
   const Cluster& c = *s.cluster;
   const engine::Assignment& a = e.assignment;
@@ -160,6 +190,8 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
   out.String(FormatRfc3339(s.now));
   out.Key("priority");
   out.Int(w.priority);
+  out.Key("reason");
+  WriteReason(verdict, out);
   out.Key("requests");
   out.BeginArray();
   for (const engine::PodSetRequest& ps : ShownRequests(s, w)) {
@@ -221,7 +253,7 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
 }
 
 std::string FormatText(const ClusterState& s, const engine::Workload& w,
-                       const engine::CycleEntry& e,
+                       const engine::CycleEntry& e, const ExplainVerdict& verdict,
                        const std::optional<engine::QuotaSuggestion>& suggestion) {
   const Cluster& c = *s.cluster;
   const engine::Assignment& a = e.assignment;
@@ -229,6 +261,7 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
       "Workload {} ({}), priority {}, LocalQueue {} -> ClusterQueue {}, at {}\n", w.key, Status(w),
       w.priority, w.local_queue,
       engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "<none>", FormatRfc3339(s.now));
+  out += fmt::format("Why: {}: {}\n", verdict.code, verdict.sentence);
   out += w.quota_reserved
              ? "\nCharged requests (status.admission, scaled down for reclaimable pods):\n"
              : "\nEffective requests (after exclusions and transformations):\n";
@@ -285,16 +318,28 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
     }
   }
   out += "\nWhat would admit it: ";
-  const std::string cycle =
-      engine::IsValid(w.cluster_queue) ? c.CohortCycle(w.cluster_queue) : std::string();
-  out += !cycle.empty() ? fmt::format(
-             "no quota change: break the cohort cycle {} (change one parentName)\n", cycle)
-         : suggestion      ? suggestion->message + "\n"
-         : e.misconfigured ? std::string("no quota change: it is Misconfigured (see the message)\n")
-                           : (a.Mode() == engine::AssignmentMode::kFit
-                                  ? std::string("nothing needed: it fits now\n")
-                                  : std::string("no single nominalQuota change found\n"));
+  out += !verdict.quota_is_the_cause ? verdict.remedy + "\n"
+         : suggestion                ? suggestion->message + "\n"
+         : !verdict.remedy.empty() ? "no single nominalQuota change found; " + verdict.remedy + "\n"
+                                   : std::string("no single nominalQuota change found\n");
   return out;
+}
+
+void PrintUnevaluated(const ExplainOptions& options, const engine::Workload* w,
+                      const ExplainVerdict& v) {
+  if (options.output == "json") {
+    JsonWriter out;
+    WriteUnevaluatedJson(options.workload, w, v, out);
+    std::fputs(out.str().c_str(), stdout);
+    std::fputc('\n', stdout);
+    return;
+  }
+  std::printf(
+      "Workload %s (%s), LocalQueue %s: not evaluated\nWhy: %s: %s\n\nWhat would admit it: "
+      "%s\n",
+      options.workload.c_str(), w == nullptr ? "QuotaReserved" : Status(*w).c_str(),
+      w == nullptr ? "-" : w->local_queue.c_str(), v.code.c_str(), v.sentence.c_str(),
+      v.remedy.c_str());
 }
 
 }  // namespace
@@ -311,11 +356,7 @@ int RunExplain(const ExplainOptions& options) {
       && std::find(state.admitted_to_undefined.begin(), state.admitted_to_undefined.end(),
                    options.workload)
              != state.admitted_to_undefined.end()) {
-    std::printf(
-        "Workload %s holds an admission to a ClusterQueue that is not defined: Kueue keeps it out "
-        "of every ClusterQueue, so it is not queued and charges no quota (see the warning "
-        "above).\n",
-        options.workload.c_str());
+    PrintUnevaluated(options, nullptr, DiagnoseAdmittedToUndefined(options.workload));
     return 0;
   }
   if (!id) {
@@ -325,26 +366,25 @@ int RunExplain(const ExplainOptions& options) {
   }
   const engine::Workload& w = state.store->Get(*id);
   if (!engine::IsValid(w.cluster_queue)) {
-    std::fprintf(stderr,
-                 "error: Workload %s: LocalQueue \"%s\" in namespace %s does not lead to an "
-                 "existing ClusterQueue\n",
-                 w.key.c_str(), w.local_queue.c_str(), w.spec->name_space.c_str());
-    return 1;
+    // Not an error of the command: why it waits is the answer (LocalQueueNotFound, ...).
+    PrintUnevaluated(options, &w, DiagnoseWorkload(state, w, nullptr));
+    return 0;
   }
   engine::CycleEntry entry = state.scheduler->Evaluate(*id, state.now);
+  const ExplainVerdict verdict = DiagnoseWorkload(state, w, &entry);
   std::optional<engine::QuotaSuggestion> suggestion;
-  // A Misconfigured workload is not admitted by any quota: no suggestion.
-  if (!w.quota_reserved && !entry.misconfigured
-      && entry.assignment.Mode() != engine::AssignmentMode::kFit) {
+  // Quota advice only when quota is what keeps it waiting (not for a stopped queue, a namespace
+  // the ClusterQueue does not select, a Misconfigured or an admitted workload, ...).
+  if (verdict.quota_is_the_cause) {
     suggestion = engine::SuggestQuotaChange(*state.cluster, *state.store, *id, entry.assignment);
   }
   if (options.output == "json") {
     JsonWriter out;
-    WriteJson(state, w, entry, suggestion, out);
+    WriteJson(state, w, entry, verdict, suggestion, out);
     std::fputs(out.str().c_str(), stdout);
     std::fputc('\n', stdout);
   } else {
-    std::fputs(FormatText(state, w, entry, suggestion).c_str(), stdout);
+    std::fputs(FormatText(state, w, entry, verdict, suggestion).c_str(), stdout);
   }
   return 0;
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# explain_causes.sh TALLY
+# Issue 24: `tally explain` names why a workload waits (a reason code and a sentence) and gives
+# only advice that can help: no quota advice for a stopped queue, a namespace the ClusterQueue
+# does not select, a missing LocalQueue or ClusterQueue (explained, exit 0, not an error), a
+# misconfigured ClusterQueue, a deactivated or an admitted workload. Manifests:
+# test/scenarios/explain/causes.yaml, one workload per cause.
+set -uo pipefail
+tally="$1"
+# shellcheck source=test/replay/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+manifests=test/scenarios/explain/causes.yaml
+
+# workload, reason code, a piece of the advice line, whether quota advice may appear
+while read -r workload code advice quota; do
+  "${tally}" explain "${manifests}" "team/${workload}" --now 2026-01-01T01:00:00Z \
+    >"${work}/out" 2>&1
+  check "${workload}: exit 0" test $? -eq 0
+  check "${workload}: reason ${code}" grep -q "^Why: ${code}: " "${work}/out"
+  check "${workload}: advice mentions ${advice}" grep -q "^What would admit it: .*${advice}" \
+    "${work}/out"
+  if [[ "${quota}" == no ]]; then
+    check "${workload}: no quota advice" bash -c "! grep -q 'nominalQuota' '${work}/out'"
+  fi
+  "${tally}" explain -o json "${manifests}" "team/${workload}" --now 2026-01-01T01:00:00Z \
+    >"${work}/json" 2>"${work}/err"
+  check "${workload}: -o json has reason.code ${code}" \
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d['reason']['code'] != sys.argv[2])" \
+    "${work}/json" "${code}"
+done <<'CASES'
+fits Fits nothing no
+too-big ExceedsMaxQuota raise yes
+held-by-cq OnHold stopPolicy no
+held-by-lq OnHold stopPolicy no
+wrong-namespace NamespaceMismatch label no
+no-local-queue LocalQueueNotFound create no
+no-cluster-queue ClusterQueueNotFound create no
+misconfigured-cq Misconfigured ResourceFlavor no
+deactivated Deactivated spec.active no
+running QuotaReserved nothing no
+CASES
+
+exit "${fail}"
