@@ -8,6 +8,7 @@
 #include "engine/quota_advisor.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
+#include "replay/report/explain_context.h"
 #include "replay/report/explain_reason.h"
 #include "replay/sim/cluster_state.h"
 #include "replay/sim/decision_output.h"
@@ -85,6 +86,70 @@ void WriteReason(const ExplainVerdict& v, JsonWriter& out) {
   out.EndObject();
 }
 
+void WriteQueueJson(const QueuePosition& q, JsonWriter& out) {
+  out.BeginObject();
+  out.Key("active");
+  out.Int(static_cast<int64_t>(q.active));
+  out.Key("ahead");
+  out.BeginArray();
+  for (const QueueAhead& a : q.ahead) {
+    out.BeginObject();
+    out.Key("priority");
+    out.Int(a.priority);
+    out.Key("rule");
+    out.String(a.rule);
+    out.Key("workload");
+    out.String(a.workload);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Key("aheadTotal");
+  out.Int(static_cast<int64_t>(q.ahead_total));
+  out.Key("inadmissible");
+  out.Int(static_cast<int64_t>(q.inadmissible));
+  out.Key("location");
+  out.String(q.location);
+  out.Key("position");
+  out.Int(static_cast<int64_t>(q.position));
+  out.EndObject();
+}
+
+void WriteHoldersJson(const QuotaHolders& h, JsonWriter& out) {
+  out.BeginObject();
+  out.Key("largest");
+  out.BeginArray();
+  for (const QuotaHolder& q : h.largest) {
+    out.BeginObject();
+    out.Key("clusterQueue");
+    out.String(q.cluster_queue);
+    out.Key("clusterQueueBorrows");
+    out.Bool(q.cluster_queue_borrows);
+    out.Key("priority");
+    out.Int(q.priority);
+    out.Key("usage");
+    out.BeginObject();
+    for (const auto& [slot, amount] : q.usage) {
+      out.Key(slot);
+      out.Int(amount);
+    }
+    out.EndObject();
+    out.Key("workload");
+    out.String(q.workload);
+    out.EndObject();
+  }
+  out.EndArray();
+  out.Key("total");
+  out.Int(static_cast<int64_t>(h.total));
+  out.EndObject();
+}
+
+// "flavor/resource" -> the amount in the resource's units ("4", "16Gi").
+std::string SlotAmountText(const Cluster& c, const std::string& slot, int64_t amount) {
+  const std::string resource = slot.substr(slot.find('/') + 1);  // a flavor name has no '/'
+  const std::optional<engine::ResourceId> id = c.FindResource(resource);
+  return id ? Amount(c, *id, engine::Quantity(amount)) : std::to_string(amount);
+}
+
 // A workload that is not evaluated (no ClusterQueue to evaluate it against): who it is and why.
 void WriteUnevaluatedJson(std::string_view key, const engine::Workload* w, const ExplainVerdict& v,
                           JsonWriter& out) {
@@ -101,7 +166,8 @@ void WriteUnevaluatedJson(std::string_view key, const engine::Workload* w, const
 }
 
 void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::CycleEntry& e,
-               const ExplainVerdict& verdict,
+               const ExplainVerdict& verdict, const std::optional<QueuePosition>& queue,
+               const std::optional<QuotaHolders>& holders,
                const std::optional<engine::QuotaSuggestion>& suggestion, JsonWriter& out) {
   const Cluster& c = *s.cluster;
   const engine::Assignment& a = e.assignment;
@@ -190,6 +256,14 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
   out.String(FormatRfc3339(s.now));
   out.Key("priority");
   out.Int(w.priority);
+  if (queue) {
+    out.Key("queue");
+    WriteQueueJson(*queue, out);
+  }
+  if (holders) {
+    out.Key("quotaHolders");
+    WriteHoldersJson(*holders, out);
+  }
   out.Key("reason");
   WriteReason(verdict, out);
   out.Key("requests");
@@ -254,6 +328,8 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
 
 std::string FormatText(const ClusterState& s, const engine::Workload& w,
                        const engine::CycleEntry& e, const ExplainVerdict& verdict,
+                       const std::optional<QueuePosition>& queue,
+                       const std::optional<QuotaHolders>& holders,
                        const std::optional<engine::QuotaSuggestion>& suggestion) {
   const Cluster& c = *s.cluster;
   const engine::Assignment& a = e.assignment;
@@ -262,6 +338,36 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
       w.priority, w.local_queue,
       engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "<none>", FormatRfc3339(s.now));
   out += fmt::format("Why: {}: {}\n", verdict.code, verdict.sentence);
+  if (queue) {
+    out += fmt::format("\nQueue: {} in ClusterQueue {}", queue->location, c.Name(w.cluster_queue));
+    out += queue->position > 0
+               ? fmt::format(", position {} of {} in its heap", queue->position, queue->active)
+               : fmt::format(" ({} in its heap)", queue->active);
+    out += fmt::format(", {} parked as inadmissible\n", queue->inadmissible);
+    if (queue->ahead_total > queue->ahead.size()) {
+      out += fmt::format("  ... {} more ahead\n", queue->ahead_total - queue->ahead.size());
+    }
+    for (const QueueAhead& ahead : queue->ahead) {
+      out += fmt::format("  ahead: {} (priority {}): {}\n", ahead.workload, ahead.priority,
+                         ahead.rule);
+    }
+  }
+  if (holders && holders->total > 0) {
+    out += fmt::format(
+        "\nWho holds the quota it needs (admitted in its cohort tree, largest first, {} in "
+        "all):\n",
+        holders->total);
+    for (const QuotaHolder& h : holders->largest) {
+      std::string usage;
+      for (const auto& [slot, amount] : h.usage) {
+        usage +=
+            fmt::format("{}{}={}", usage.empty() ? "" : " ", slot, SlotAmountText(c, slot, amount));
+      }
+      out +=
+          fmt::format("  {} in {} (priority {}): {}{}\n", h.workload, h.cluster_queue, h.priority,
+                      usage, h.cluster_queue_borrows ? ", its ClusterQueue borrows" : "");
+    }
+  }
   out += w.quota_reserved
              ? "\nCharged requests (status.admission, scaled down for reclaimable pods):\n"
              : "\nEffective requests (after exclusions and transformations):\n";
@@ -378,13 +484,23 @@ int RunExplain(const ExplainOptions& options) {
   if (verdict.quota_is_the_cause) {
     suggestion = engine::SuggestQuotaChange(*state.cluster, *state.store, *id, entry.assignment);
   }
+  // Where it waits (a pending workload), and who holds what it waits for (when quota is the
+  // cause).
+  std::optional<QueuePosition> queue;
+  if (!w.quota_reserved && w.spec->active) {
+    queue = FindQueuePosition(state, w);
+  }
+  std::optional<QuotaHolders> holders;
+  if (verdict.quota_is_the_cause) {
+    holders = FindQuotaHolders(state, w, entry);
+  }
   if (options.output == "json") {
     JsonWriter out;
-    WriteJson(state, w, entry, verdict, suggestion, out);
+    WriteJson(state, w, entry, verdict, queue, holders, suggestion, out);
     std::fputs(out.str().c_str(), stdout);
     std::fputc('\n', stdout);
   } else {
-    std::fputs(FormatText(state, w, entry, verdict, suggestion).c_str(), stdout);
+    std::fputs(FormatText(state, w, entry, verdict, queue, holders, suggestion).c_str(), stdout);
   }
   return 0;
 }

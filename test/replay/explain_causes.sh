@@ -40,4 +40,25 @@ deactivated Deactivated spec.active no
 running QuotaReserved nothing no
 CASES
 
+# Where it waits and who holds the quota (a quota cause): team/too-big is second in open's heap,
+# behind team/fits (same priority and time: uid order), and team/running holds 2 of open's cpu.
+"${tally}" explain "${manifests}" team/too-big --now 2026-01-01T01:00:00Z >"${work}/out" 2>&1
+check "queue position 2 of 2" grep -q '^Queue: Active in ClusterQueue open, position 2 of 2' \
+  "${work}/out"
+check "who is ahead and by which rule" \
+  grep -q '^  ahead: team/fits (priority 0): same priority and time, smaller uid' "${work}/out"
+check "who holds the quota" grep -q '^  team/running in open (priority 0): f/cpu=2$' "${work}/out"
+"${tally}" explain -o json "${manifests}" team/too-big --now 2026-01-01T01:00:00Z \
+  >"${work}/json" 2>"${work}/err"
+check "-o json: queue and quotaHolders" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['queue']['position'] == 2 and d['queue']['ahead'][0]['workload'] == 'team/fits', d['queue']
+assert d['quotaHolders']['largest'][0] == {'clusterQueue': 'open', 'clusterQueueBorrows': False,
+    'priority': 0, 'usage': {'f/cpu': 2000}, 'workload': 'team/running'}, d['quotaHolders']
+" "${work}/json"
+# No quota holders for a cause quota cannot fix.
+"${tally}" explain "${manifests}" team/held-by-cq --now 2026-01-01T01:00:00Z >"${work}/out" 2>&1
+check "held-by-cq: no quota holders listed" bash -c "! grep -q 'Who holds' '${work}/out'"
+
 exit "${fail}"
