@@ -31,7 +31,7 @@ Command AddExplainCommand(CLI::App& app) {
   explain_cmd->add_flag("--kueue-scan-reset", explain->kueue_scan_reset,
                         "Reset flavor scans on ClusterQueue generations only, as Kueue does");
   explain_cmd->add_option("-o,--output", explain->output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "yaml"}));
   return {explain_cmd, [explain] {
             if (explain->workload.empty()) {
               explain->workload = explain->files.back();

@@ -18,7 +18,7 @@ Command AddMergeCommand(CLI::App& app) {
   merge_cmd->add_option("--out", merge->out,
                         "Also copy the variants into DIR with a merged sweep.json");
   merge_cmd->add_option("-o,--output", merge->output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "yaml"}));
   return {merge_cmd, [merge] { return replay::RunMerge(*merge); }};
 }
 

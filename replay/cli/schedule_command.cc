@@ -29,7 +29,7 @@ Command AddScheduleCommand(CLI::App& app) {
                          "Reset flavor scans on ClusterQueue generations only, as Kueue does "
                          "(default: also on ancestor Cohort generations, as seed 003 says)");
   schedule_cmd->add_option("-o,--output", schedule->output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "yaml"}));
   return {schedule_cmd, [schedule] { return replay::RunSchedule(*schedule); }};
 }
 

@@ -34,7 +34,7 @@ Command AddSweepCommand(CLI::App& app) {
       ->add_option("--jobs,-j", sweep->jobs, "Variants replayed at once (default: one per core)")
       ->check(CLI::NonNegativeNumber);
   sweep_cmd->add_option("-o,--output", sweep->output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "yaml"}));
   sweep_cmd->add_option("--until", sweep->until, "Stop the virtual clock here (RFC 3339)");
   AddFeatureGatesFlag(sweep_cmd, &sweep->feature_gates);
   AddInputLimitFlags(sweep_cmd, {.yaml = true, .events = true});

@@ -19,7 +19,7 @@ Command AddValidateCommand(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingPath);
   validate_cmd->add_option("-o,--output", validate->output, "Output format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "yaml"}));
   AddInputLimitFlags(validate_cmd, {.yaml = true});
   return {validate_cmd, [validate] { return replay::RunValidate(*validate); }};
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/quota_advisor.h"
+#include "replay/io/json_to_yaml.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/explain_context.h"
@@ -433,11 +434,10 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
 
 void PrintUnevaluated(const ExplainOptions& options, const engine::Workload* w,
                       const ExplainVerdict& v) {
-  if (options.output == "json") {
+  if (options.output != "text") {
     JsonWriter out;
     WriteUnevaluatedJson(options.workload, w, v, out);
-    std::fputs(out.str().c_str(), stdout);
-    std::fputc('\n', stdout);
+    std::fputs(ToOutputFormat(out.str() + "\n", options.output).c_str(), stdout);
     return;
   }
   std::printf(
@@ -494,11 +494,10 @@ int RunExplain(const ExplainOptions& options) {
   if (verdict.quota_is_the_cause) {
     holders = FindQuotaHolders(state, w, entry);
   }
-  if (options.output == "json") {
+  if (options.output != "text") {
     JsonWriter out;
     WriteJson(state, w, entry, verdict, queue, holders, suggestion, out);
-    std::fputs(out.str().c_str(), stdout);
-    std::fputc('\n', stdout);
+    std::fputs(ToOutputFormat(out.str() + "\n", options.output).c_str(), stdout);
   } else {
     std::fputs(FormatText(state, w, entry, verdict, queue, holders, suggestion).c_str(), stdout);
   }

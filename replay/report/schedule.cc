@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "replay/io/json_to_yaml.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
 #include "replay/sim/cluster_state.h"
@@ -19,11 +20,10 @@ int RunSchedule(const ScheduleOptions& options) {
     return status;
   }
   std::vector<engine::CycleResult> cycles = RunCycles(state, options.cycles);
-  if (options.output == "json") {
+  if (options.output != "text") {
     JsonWriter out;
     WriteScheduleJson(state, cycles, out);
-    std::fputs(out.str().c_str(), stdout);
-    std::fputc('\n', stdout);
+    std::fputs(ToOutputFormat(out.str() + "\n", options.output).c_str(), stdout);
   } else {
     std::fputs(FormatScheduleText(state, cycles).c_str(), stdout);
   }

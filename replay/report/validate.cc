@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/cluster.h"
+#include "replay/io/json_to_yaml.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/report/forest_report.h"
@@ -110,7 +111,7 @@ int RunValidate(const ValidateOptions& options) {
   if (result.ok()) {
     cluster.Apply(result.spec);
   }
-  if (options.output == "json") {
+  if (options.output != "text") {
     JsonWriter out;
     out.BeginObject();
     out.Key("counts");
@@ -143,8 +144,7 @@ int RunValidate(const ValidateOptions& options) {
     out.Key("warnings");
     WriteIssues(result.warnings, out);
     out.EndObject();
-    std::fputs(out.str().c_str(), stdout);
-    std::fputc('\n', stdout);
+    std::fputs(ToOutputFormat(out.str() + "\n", options.output).c_str(), stdout);
     return result.ok() ? 0 : 1;
   }
   std::fputs(CountsLine(result).c_str(), stdout);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "replay/io/json_to_yaml.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/report_writers.h"
@@ -605,7 +606,8 @@ int RunDiff(const DiffOptions& options) {
     return 2;
   }
   ReplayDiff d = ComputeDiff(*a, *b, options.top);
-  std::string text = options.output == "json" ? FormatDiffJson(d) : FormatDiffText(d);
+  std::string text = options.output != "text" ? ToOutputFormat(FormatDiffJson(d), options.output)
+                                              : FormatDiffText(d);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "replay/io/json_to_yaml.h"
 #include "replay/sweep/sweep_results.h"
 
 namespace replay {
@@ -126,8 +127,8 @@ std::vector<const Slice*> Owners(const std::vector<Slice>& slices) {
 }  // namespace
 
 int RunMerge(const MergeOptions& options) {
-  if (options.output != "text" && options.output != "json") {
-    std::fprintf(stderr, "error: -o %s: expected text or json\n", options.output.c_str());
+  if (options.output != "text" && options.output != "json" && options.output != "yaml") {
+    std::fprintf(stderr, "error: -o %s: expected text, json or yaml\n", options.output.c_str());
     return 2;
   }
   if (options.dirs.empty()) {
@@ -195,8 +196,9 @@ int RunMerge(const MergeOptions& options) {
       return 1;
     }
   }
-  const std::string table = options.output == "json" ? FormatSweepTableJson(merged, rows)
-                                                     : FormatSweepTable(merged, rows);
+  const std::string table = options.output != "text"
+                                ? ToOutputFormat(FormatSweepTableJson(merged, rows), options.output)
+                                : FormatSweepTable(merged, rows);
   std::fwrite(table.data(), 1, table.size(), stdout);
   return failed == 0 ? 0 : 1;
 }

@@ -26,6 +26,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/base/mutex.h"
+#include "replay/io/json_to_yaml.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/manifest_overlay.h"
 #include "replay/io/parallel_for.h"
@@ -84,8 +85,8 @@ bool CheckFlags(const SweepOptions& o) {
                  "error: --events -: a sweep reads the trace once per variant; give a file\n");
     return false;
   }
-  if (o.output != "text" && o.output != "json") {
-    std::fprintf(stderr, "error: -o %s: expected text or json\n", o.output.c_str());
+  if (o.output != "text" && o.output != "json" && o.output != "yaml") {
+    std::fprintf(stderr, "error: -o %s: expected text, json or yaml\n", o.output.c_str());
     return false;
   }
   return true;
@@ -320,8 +321,9 @@ int RunSweep(const SweepOptions& options) {
     }
     rows.push_back(std::move(row).value());
   }
-  const std::string table = options.output == "json" ? FormatSweepTableJson(record, rows)
-                                                     : FormatSweepTable(record, rows);
+  const std::string table = options.output != "text"
+                                ? ToOutputFormat(FormatSweepTableJson(record, rows), options.output)
+                                : FormatSweepTable(record, rows);
   std::fwrite(table.data(), 1, table.size(), stdout);
   if (shard->count > 1) {
     std::fprintf(stderr,

@@ -39,6 +39,9 @@ done
 
 cmp whole/table.txt merged.txt || fail "merged table differs from the whole sweep's"
 cmp whole-json/table.json merged.json || fail "merged JSON table differs from the whole sweep's"
+"${tally}" merge s0/sweep s1/sweep s2/sweep -o yaml >merged.yaml || fail "merge -o yaml"
+grep -q '^variants:' merged.yaml || fail "merge -o yaml: no variants key: $(head -3 merged.yaml)"
+! grep -q '^{' merged.yaml || fail "merge -o yaml printed JSON"
 grep -q '^tally sweep: 5 variants' merged.txt || fail "expected 5 variants: $(head -1 merged.txt)"
 
 ids=(base set-0001 set-0002 set-0003 set-0004)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# yaml_outputs.sh TALLY
+# Issue 24: every command that prints `-o json` prints `-o yaml` too (replay/io/json_to_yaml.h):
+# validate, schedule, explain and diff here (sweep and merge in sweep_slices.sh). The YAML holds
+# the JSON's top-level keys in the same order, in block style; an unknown format is refused.
+set -uo pipefail
+tally="$1"
+# shellcheck source=test/replay/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+scenario=data/scenarios/hierarchical-gpu.yaml
+
+# The top-level keys of a one-line JSON object, in order, and of a block YAML mapping.
+json_keys() { python3 -c 'import json, sys; print(*json.load(open(sys.argv[1])).keys())' "$1"; }
+yaml_keys() { grep -o '^[A-Za-z"][^ :]*:' "$1" | tr -d '":' | tr '\n' ' ' | sed 's/ $//'; }
+
+compare() {  # compare NAME ARGS...: the command with -o json and with -o yaml
+  local name="$1"
+  shift
+  "${tally}" "$@" -o json >"${work}/${name}.json" 2>/dev/null
+  local json_status=$?
+  "${tally}" "$@" -o yaml >"${work}/${name}.yaml" 2>/dev/null
+  check "${name}: -o yaml exits as -o json (${json_status})" test $? -eq "${json_status}"
+  check "${name}: has top-level keys" test -n "$(json_keys "${work}/${name}.json")"
+  check "${name}: same top-level keys" \
+    test "$(json_keys "${work}/${name}.json")" = "$(yaml_keys "${work}/${name}.yaml")"
+  check "${name}: block style, not JSON" bash -c "! grep -q '^{' '${work}/${name}.yaml'"
+}
+
+compare validate validate "${scenario}"
+compare schedule schedule "${scenario}"
+compare explain explain "${scenario}" team-llm/rlhf-reward-model
+compare explain-unevaluated explain test/scenarios/explain/causes.yaml team/no-local-queue
+
+gpu=data/replay/gpu-day
+"${tally}" replay --manifests "${gpu}/manifests.yaml" --events "${gpu}/events.jsonl.gz" \
+  --out "${work}/a" -q --no-progress >/dev/null 2>&1
+"${tally}" replay --manifests "${gpu}/manifests.yaml" --events "${gpu}/events.jsonl.gz" \
+  --out "${work}/b" -q --no-progress --kueue-scan-reset >/dev/null 2>&1
+compare diff diff "${work}/a" "${work}/b"
+
+"${tally}" validate -o toml "${scenario}" >/dev/null 2>&1
+rc=$?
+check "-o toml is refused as a usage error" test "${rc}" -ne 0 -a "${rc}" -ne 1
+
+exit "${fail}"
