@@ -49,7 +49,8 @@ struct QuotaRules {
 
 class Validator {
  public:
-  explicit Validator(const ClusterSpec& spec) : spec_(spec) {}
+  Validator(const ClusterSpec& spec, const ValidationLimits& limits)
+      : spec_(spec), limits_(limits) {}
 
   std::vector<ValidationIssue> Run() {
     for (const ResourceFlavorSpec& rf : spec_.flavors) {
@@ -492,6 +493,9 @@ class Validator {
     }
     enum class Mark { kInProgress, kDone };
     std::map<std::string, Mark> marks;
+    // Depth from the root (1 for a root), known once a chain is walked to a root or to a Cohort
+    // whose depth is known; a Cohort in or below a cycle has none. Linear in the Cohorts.
+    std::map<std::string, size_t> depths;
     for (const CohortSpec& start : spec_.cohorts) {
       std::vector<const CohortSpec*> chain;
       const CohortSpec* node = &start;
@@ -519,6 +523,28 @@ class Validator {
       }
       for (const CohortSpec* c : chain) {
         marks[c->name] = Mark::kDone;
+      }
+      // The depth below what the chain ended at: a root (the chain's last has no parent, or one
+      // not defined: an implicit root one level up), or a Cohort walked before.
+      if (chain.empty()
+          || (node != nullptr && node != chain.back() && depths.count(node->name) == 0)) {
+        continue;  // ends in a cycle: no depth
+      }
+      size_t depth = 0;
+      if (node != nullptr && node != chain.back()) {
+        depth = depths[node->name];
+      } else if (!chain.back()->parent.empty() && chain.back()->parent != chain.back()->name) {
+        depth = 1;  // a parent named but not defined: an implicit root
+      }
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        ++depth;
+        depths[(*it)->name] = depth;
+        if (depth == limits_.max_cohort_depth + 1) {
+          Error(Object{(*it)->source, "Cohort", (*it)->name}, "spec.parentName",
+                fmt::format("the Cohort tree is deeper than {} levels here (--max-cohort-depth): "
+                            "every admission walks its ClusterQueue's path to the root",
+                            limits_.max_cohort_depth));
+        }
       }
     }
   }
@@ -595,6 +621,7 @@ class Validator {
   }
 
   const ClusterSpec& spec_;
+  const ValidationLimits& limits_;
   std::set<std::string> flavor_names_;
   std::set<std::string> queue_names_;
   std::map<std::string, std::map<std::string, const SourceRef*>> first_seen_;  // kind -> name ->
@@ -618,8 +645,9 @@ std::string ValidationIssue::ToString() const {
   return out;
 }
 
-std::vector<ValidationIssue> ValidateClusterSpec(const ClusterSpec& spec) {
-  return Validator(spec).Run();
+std::vector<ValidationIssue> ValidateClusterSpec(const ClusterSpec& spec,
+                                                 const ValidationLimits& limits) {
+  return Validator(spec, limits).Run();
 }
 
 bool HasErrors(const std::vector<ValidationIssue>& issues) {

@@ -20,6 +20,7 @@
 // types, missing required scalars, duplicate Configuration objects.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,19 @@ struct ValidationIssue {
   std::string ToString() const;
 };
 
+// Bounds tally sets on hostile input beyond Kueue's rules (docs/limits.md).
+struct ValidationLimits {
+  // Cohorts on the path from a root to its deepest Cohort. Kueue sets none; every admission walks
+  // its ClusterQueue's path to the root, so a chain of millions is millions of steps per
+  // admission. Deeper is an error on the first Cohort past the limit (--max-cohort-depth).
+  size_t max_cohort_depth = 100'000;
+};
+
 // Validates every object of `spec` and the references between them. Issues come in input order,
 // kind by kind (flavors, cohorts, cluster queues, local queues, priority classes, configuration).
 // Complexity: O(total fields + objects log objects).
-std::vector<ValidationIssue> ValidateClusterSpec(const ClusterSpec& spec);
+std::vector<ValidationIssue> ValidateClusterSpec(const ClusterSpec& spec,
+                                                 const ValidationLimits& limits = {});
 
 // True if any issue is an error (not a warning).
 bool HasErrors(const std::vector<ValidationIssue>& issues);

@@ -54,6 +54,10 @@ void AddInputLimitFlags(CLI::App* cmd, InputLimitFlags which) {
              "Objects one YAML document may hold, the items of a List (default "
                  + std::to_string(defaults.max_objects_per_document) + ")",
              1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.max_objects_per_document = v; });
+    AddLimit(cmd, "--max-cohort-depth",
+             "Cohorts from a root to the deepest Cohort (default "
+                 + std::to_string(defaults.max_cohort_depth) + ")",
+             1, size_t{1} << 32, [](InputLimits& l, size_t v) { l.max_cohort_depth = v; });
   }
   if (which.whole_files) {
     AddLimit(cmd, "--max-input-bytes",

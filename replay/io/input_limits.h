@@ -31,6 +31,9 @@ struct InputLimits {
   size_t max_containers = 10'000;
   // Objects in one YAML document: the items of a `List` (a document is otherwise one object).
   size_t max_objects_per_document = 100'000;
+  // Cohorts from a root to the deepest Cohort (engine::ValidationLimits, which the loader is
+  // given).
+  size_t max_cohort_depth = 100'000;
   // An input read whole (`replay --verify`, the audit-log generator) or streamed (the CSV
   // importers), counted decompressed: a gzip bomb is an error at this size, not an exhausted
   // machine.

@@ -137,7 +137,8 @@ class Loader {
       load_error_paths.insert(ErrorKey(e.file, e.document, e.kind, e.name, e.field_path));
     }
     internal::CheckWorkloadObjects(result_.spec, lines_, result_.errors, result_.warnings);
-    for (engine::ValidationIssue& issue : engine::ValidateClusterSpec(result_.spec)) {
+    for (engine::ValidationIssue& issue : engine::ValidateClusterSpec(
+             result_.spec, {.max_cohort_depth = CurrentInputLimits().max_cohort_depth})) {
       if (UnderLoadError(load_error_paths, issue)) {
         continue;
       }

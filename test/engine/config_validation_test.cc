@@ -586,6 +586,41 @@ TEST(ConfigValidationTest, CohortCycleIsAWarning) {
   EXPECT_TRUE(Contains(issues[0].message, "(root -> team -> root)"));
 }
 
+// --max-cohort-depth (issue 23): one error, on the first Cohort past the limit, whatever the
+// order the Cohorts come in; an undefined parent is an implicit root one level up; a cycle has no
+// depth; branches that are shallow enough pass.
+TEST(ConfigValidationTest, CohortsDeeperThanTheLimitAreOneError) {
+  ClusterSpec spec;
+  // c1 (implicit root "top") <- c2 <- ... <- c6, listed deepest first; and a shallow branch.
+  for (int i = 6; i >= 1; --i) {
+    spec.cohorts.push_back(
+        Cohort("c" + std::to_string(i), i == 1 ? "top" : "c" + std::to_string(i - 1)));
+  }
+  spec.cohorts.push_back(Cohort("side", "c2"));
+  ValidationLimits limits;
+  limits.max_cohort_depth = 7;  // top=1, c1=2, ..., c6=7
+  EXPECT_TRUE(ValidateClusterSpec(spec, limits).empty()) << Dump(ValidateClusterSpec(spec, limits));
+  limits.max_cohort_depth = 5;
+  std::vector<ValidationIssue> issues = ValidateClusterSpec(spec, limits);
+  ASSERT_EQ(issues.size(), 1u) << Dump(issues);
+  EXPECT_EQ(issues[0].name, "c5");
+  EXPECT_EQ(issues[0].field_path, "spec.parentName");
+  EXPECT_FALSE(issues[0].is_warning);
+  EXPECT_TRUE(Contains(issues[0].message, "deeper than 5 levels here (--max-cohort-depth)"))
+      << issues[0].message;
+  // A cycle below the limit: its warning only, no depth error.
+  spec.cohorts.push_back(Cohort("x", "y"));
+  spec.cohorts.push_back(Cohort("y", "x"));
+  limits.max_cohort_depth = 1;
+  issues = ValidateClusterSpec(spec, limits);
+  size_t depth_errors = 0;
+  for (const ValidationIssue& issue : issues) {
+    depth_errors += Contains(issue.message, "--max-cohort-depth") ? 1 : 0;
+    EXPECT_TRUE((issue.name != "x" && issue.name != "y") || issue.is_warning) << issue.ToString();
+  }
+  EXPECT_EQ(depth_errors, 1u) << Dump(issues);  // c1, at depth 2
+}
+
 TEST(ConfigValidationTest, LocalQueueNeedsClusterQueue) {
   ClusterSpec spec = ValidSpec();
   spec.local_queues[0].cluster_queue.clear();

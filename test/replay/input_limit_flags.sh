@@ -79,6 +79,19 @@ check "--max-containers 1 refuses the Workload (exit 1)" test $? -eq 1
 check "with the field and the flag" \
   grep -q 'containers: Too many: 2: must have at most 1 items (--max-containers)' "${work}/out"
 
+# Cohort depth (issue 23): a chain of 12 Cohorts is refused under --max-cohort-depth 10.
+chain="${work}/chain.yaml"
+for i in $(seq 0 11); do
+  [[ "${i}" -gt 0 ]] && printf -- '---\n'
+  printf 'apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: c%s}\n' "${i}"
+  [[ "${i}" -gt 0 ]] && printf 'spec: {parentName: c%s}\n' "$((i - 1))"
+done >"${chain}"
+"${tally}" validate "${chain}" >"${work}/out" 2>&1
+check "a 12-deep Cohort chain validates by default (exit 0)" test $? -eq 0
+"${tally}" validate --max-cohort-depth 10 "${chain}" >"${work}/out" 2>&1
+check "--max-cohort-depth 10 refuses it (exit 1)" test $? -eq 1
+check "on c10, naming the flag" grep -q 'Cohort/c10: spec.parentName: the Cohort tree is deeper than 10 levels here (--max-cohort-depth)' "${work}/out"
+
 # The CSV importers stream their rows (issue 23): --max-line-bytes skips a longer row, counted
 # with its line, and the rest is imported.
 csv="${work}/philly.csv"
