@@ -54,6 +54,35 @@ std::optional<ExplainVerdict> InactiveClusterQueue(const engine::Cluster& c, eng
   return std::nullopt;
 }
 
+// Why no preemption makes room (Kueue pkg/scheduler/preemption: candidates come from the
+// ClusterQueue under withinClusterQueue, and from the cohort under reclaimWithinCohort and
+// borrowWithinCohort): the policies, then who could be a candidate at all.
+std::string WhyPreemptionCannotHelp(const ClusterState& state, const engine::Workload& w) {
+  const engine::Cluster& c = *state.cluster;
+  const engine::ClusterQueueSpec& spec = c.Spec(w.cluster_queue);
+  const engine::PreemptionSpec& p = spec.preemption;
+  const bool in_cq = p.within_cluster_queue != engine::PreemptionPolicy::kNever;
+  const bool in_cohort = !spec.cohort.empty()
+                         && (p.reclaim_within_cohort != engine::PreemptionPolicy::kNever
+                             || p.borrow_within_cohort != engine::PreemptionPolicy::kNever);
+  if (!in_cq && !in_cohort) {
+    return spec.cohort.empty()
+               ? "its ClusterQueue's withinClusterQueue policy is Never"
+               : "its ClusterQueue's preemption policies (withinClusterQueue, reclaimWithinCohort, "
+                 "borrowWithinCohort) are all Never";
+  }
+  size_t lower = 0;
+  for (engine::WorkloadId id : state.store->Admitted(w.cluster_queue)) {
+    lower += state.store->Get(id).priority < w.priority ? 1 : 0;
+  }
+  if (in_cq && !in_cohort && lower == 0) {
+    return fmt::format("no admitted workload of ClusterQueue {} has a priority below {}",
+                       c.Name(w.cluster_queue), w.priority);
+  }
+  return "the workloads its policies allow it to preempt would not free enough (see the "
+         "considered flavors below)";
+}
+
 }  // namespace
 
 ExplainVerdict DiagnoseWorkload(const ClusterState& state, const engine::Workload& w,
@@ -196,15 +225,10 @@ ExplainVerdict DiagnoseWorkload(const ClusterState& state, const engine::Workloa
     return v;
   }
   v.code = "WaitingForQuota";
-  v.sentence = a.Mode() == engine::AssignmentMode::kPreempt
-                   ? fmt::format(
-                       "ClusterQueue {} lacks the quota, and preemption cannot free enough (no "
-                       "candidates its policy allows, or not enough of them)",
-                       c.Name(w.cluster_queue))
-                   : fmt::format(
-                       "ClusterQueue {} cannot get the quota now, from its own, by borrowing or "
-                       "by preemption",
-                       c.Name(w.cluster_queue));
+  v.sentence = fmt::format(
+      "ClusterQueue {} cannot get the quota now, from its own or by "
+      "borrowing, and preemption cannot help: {}",
+      c.Name(w.cluster_queue), WhyPreemptionCannotHelp(state, w));
   return v;
 }
 

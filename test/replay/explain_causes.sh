@@ -38,12 +38,24 @@ no-cluster-queue ClusterQueueNotFound create no
 misconfigured-cq Misconfigured ResourceFlavor no
 deactivated Deactivated spec.active no
 running QuotaReserved nothing no
+waits-for-quota WaitingForQuota raise yes
+same-priority WaitingForQuota raise yes
 CASES
 
+# Why preemption cannot help, in the sentence.
+"${tally}" explain "${manifests}" team/waits-for-quota --now 2026-01-01T01:00:00Z >"${work}/out" 2>&1
+check "waits-for-quota: the policy is Never" \
+  grep -q "preemption cannot help: its ClusterQueue's withinClusterQueue policy is Never" "${work}/out"
+"${tally}" explain "${manifests}" team/same-priority --now 2026-01-01T01:00:00Z >"${work}/out" 2>&1
+check "same-priority: nobody of lower priority" grep -q \
+  "preemption cannot help: no admitted workload of ClusterQueue lower has a priority below 0" \
+  "${work}/out"
+
 # Where it waits and who holds the quota (a quota cause): team/too-big is second in open's heap,
-# behind team/fits (same priority and time: uid order), and team/running holds 2 of open's cpu.
+# behind team/fits (same priority and time: uid order; team/waits-for-quota is third), and
+# team/running holds 2 of open's cpu.
 "${tally}" explain "${manifests}" team/too-big --now 2026-01-01T01:00:00Z >"${work}/out" 2>&1
-check "queue position 2 of 2" grep -q '^Queue: Active in ClusterQueue open, position 2 of 2' \
+check "queue position 2 of 3" grep -q '^Queue: Active in ClusterQueue open, position 2 of 3' \
   "${work}/out"
 check "who is ahead and by which rule" \
   grep -q '^  ahead: team/fits (priority 0): same priority and time, smaller uid' "${work}/out"
