@@ -111,7 +111,10 @@ std::string JsonToYaml(std::string_view json) {
 }
 
 std::string ToOutputFormat(std::string json, std::string_view format) {
-  return format == "yaml" ? JsonToYaml(json) : json;
+  if (format == "yaml") {
+    return JsonToYaml(json);
+  }
+  return json;  // moved out, not copied
 }
 
 }  // namespace replay
