@@ -359,9 +359,29 @@ void AppendPlots(std::string& out, const ReplayReport& r) {
   if (r.series.empty()) {
     return;
   }
-  std::map<std::string_view, int64_t> admitted;
+  // The queues people look for first are the ones whose workloads wait longest (issue 24: by
+  // admissions, the plots showed the queues that admit and release all the time). Worst p90
+  // time to admission first, a queue that admitted nothing while workloads were pending at the
+  // end counting as waiting without end; then most pending at the end; then most admissions.
+  struct Rank {
+    double p90 = -1;
+    int64_t pending = 0;
+    int64_t admitted = 0;
+  };
+  std::map<std::string_view, Rank> rank;
   for (const CqCounts& cq : r.cluster_queues) {
-    admitted[cq.name] = cq.admitted;
+    rank[cq.name].pending = cq.pending_at_end;
+    rank[cq.name].admitted = cq.admitted;
+  }
+  for (const GroupWaits& g : r.wait_by_cluster_queue) {
+    if (g.stats.count > 0) {
+      rank[g.name].p90 = g.stats.p90;
+    }
+  }
+  for (auto& [name, x] : rank) {
+    if (x.admitted == 0 && x.pending > 0) {
+      x.p90 = std::numeric_limits<double>::infinity();
+    }
   }
   std::vector<const CqSeries*> plotted;
   for (const CqSeries& s : r.series) {
@@ -369,15 +389,26 @@ void AppendPlots(std::string& out, const ReplayReport& r) {
   }
   const bool cut = plotted.size() > kMaxPlottedClusterQueues;
   std::stable_sort(plotted.begin(), plotted.end(), [&](const CqSeries* a, const CqSeries* b) {
-    return admitted[a->name] > admitted[b->name];  // stable: ties keep name order
+    const Rank& x = rank[a->name];
+    const Rank& y = rank[b->name];
+    if (x.p90 != y.p90) {
+      return x.p90 > y.p90;
+    }
+    if (x.pending != y.pending) {
+      return x.pending > y.pending;
+    }
+    return x.admitted > y.admitted;  // stable: ties keep name order
   });
   if (cut) {
     plotted.resize(kMaxPlottedClusterQueues);
   }
   out += "<h2>Over virtual time</h2>\n<p class=\"note\">";
-  out += cut ? fmt::format("The {} ClusterQueues with most admissions, of {}. ",
-                           kMaxPlottedClusterQueues, r.series.size())
-             : fmt::format("{} ClusterQueue(s), by admissions. ", r.series.size());
+  out += cut ? fmt::format(
+             "The {} ClusterQueues whose workloads waited longest (p90 time to "
+             "admission; a queue that admitted none of its pending workloads "
+             "first), of {}. ",
+             kMaxPlottedClusterQueues, r.series.size())
+             : fmt::format("{} ClusterQueue(s), longest waits first. ", r.series.size());
   out += fmt::format(
       "x: virtual time since the first event, {} samples; utilisation is the highest usage / "
       "nominal over its flavors and resources; mean wait covers the admissions since the previous "

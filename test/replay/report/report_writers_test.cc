@@ -396,19 +396,38 @@ TEST(ReportHtmlTest, SelfContainedAndEscaped) {
             std::string::npos);
 }
 
-TEST(ReportHtmlTest, ManyClusterQueuesPlotTheBusiest) {
+// Issue 24: the plotted queues are those that waited longest, not the busiest. cq-i admits i
+// workloads; the ones with an odd index have a p90 wait of 100 - i seconds, cq-00 admitted
+// nothing but ends with 5 pending (it waits without end: first), the even ones never wait.
+TEST(ReportHtmlTest, ManyClusterQueuesPlotTheLongestWaitsFirst) {
   ReplayReport r = SampleReport();
   r.series.clear();
   r.cluster_queues.clear();
+  r.wait_by_cluster_queue.clear();
   for (int i = 0; i < 20; ++i) {
     std::string name = fmt::format("cq-{:02}", i);
-    r.cluster_queues.push_back({name, i, 0, 0, 0});
+    r.cluster_queues.push_back({name, i, 0, i == 0 ? 5 : 0, 0});
     r.series.push_back({name, {0, 1, 2, 3}, {0, 0, 0, 0}, {0, 0.5, 1, 0.5}, {1, 2, NAN, 4}});
+    if (i > 0) {
+      GroupWaits g;
+      g.name = name;
+      g.stats.count = i;
+      g.stats.p90 = i % 2 == 1 ? 100.0 - i : 0.0;
+      r.wait_by_cluster_queue.push_back(g);
+    }
   }
   const std::string html = FormatReportHtml(r);
-  EXPECT_NE(html.find("The 12 ClusterQueues with most admissions, of 20."), std::string::npos);
-  EXPECT_NE(html.find("<h3>cq-19</h3>"), std::string::npos);
-  EXPECT_EQ(html.find("<h3>cq-07</h3>"), std::string::npos);
+  EXPECT_NE(html.find("The 12 ClusterQueues whose workloads waited longest (p90 time to "
+                      "admission; a queue that admitted none of its pending workloads first), of "
+                      "20."),
+            std::string::npos);
+  // cq-00, then the ten odd ones (cq-01 waited longest), then the busiest of the rest (cq-18).
+  EXPECT_LT(html.find("<h3>cq-00</h3>"), html.find("<h3>cq-01</h3>"));
+  EXPECT_LT(html.find("<h3>cq-01</h3>"), html.find("<h3>cq-19</h3>"));
+  EXPECT_LT(html.find("<h3>cq-19</h3>"), html.find("<h3>cq-18</h3>"));
+  EXPECT_NE(html.find("<h3>cq-18</h3>"), std::string::npos);
+  EXPECT_EQ(html.find("<h3>cq-16</h3>"), std::string::npos);
+  EXPECT_EQ(html.find("<h3>cq-02</h3>"), std::string::npos);
 }
 
 TEST(ReportHtmlTest, LongSeriesAreBucketed) {
