@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -96,11 +97,26 @@ std::string Percent(double ratio) {
   return fmt::format("{:.1f}%", ratio * 100);
 }
 
+// An amount for people (issue 24: memory showed as raw bytes): cpu in cores, memory and storage
+// in binary units (KiB ... EiB, three significant digits), other resources in units.
 std::string Amount(std::string_view resource, double canonical) {
   if (!std::isfinite(canonical)) {
     return "-";
   }
-  return fmt::format("{:.6g}", internal::KueueUnits(resource, canonical));
+  const double value = internal::KueueUnits(resource, canonical);
+  const bool bytes = resource == "memory" || resource == "ephemeral-storage"
+                     || resource.ends_with("/memory") || resource.ends_with("-memory");
+  if (bytes && std::abs(value) >= 1024) {
+    static constexpr std::string_view kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double scaled = value / 1024;
+    size_t unit = 0;
+    while (std::abs(scaled) >= 1024 && unit + 1 < std::size(kUnits)) {
+      scaled /= 1024;
+      ++unit;
+    }
+    return fmt::format("{:.3g} {}", scaled, kUnits[unit]);
+  }
+  return fmt::format("{:.6g}{}", value, bytes ? " B" : "");
 }
 
 // A table: `left` marks left-aligned columns; cells are already escaped.
@@ -225,7 +241,7 @@ void AppendUsage(std::string& out, const ReplayReport& r) {
   }
   out +=
       "<h2>Usage</h2>\n<p class=\"note\">Time-weighted over the replay; cpu in cores, memory "
-      "in bytes, other resources in units.</p>\n";
+      "in binary units (GiB = 2<sup>30</sup> bytes), other resources in units.</p>\n";
   HtmlTable t(out,
               {"ClusterQueue", "flavor", "resource", "nominal", "mean usage", "mean borrowed",
                "utilisation", "peak", "at end"},

@@ -430,6 +430,13 @@ TEST(ReportHtmlTest, ManyClusterQueuesPlotTheLongestWaitsFirst) {
   EXPECT_EQ(html.find("<h3>cq-02</h3>"), std::string::npos);
 }
 
+// Issue 24: memory in binary units, not bytes (the sample's team-a has 16 GiB of memory quota).
+TEST(ReportHtmlTest, UsageShowsMemoryInBinaryUnits) {
+  const std::string html = FormatReportHtml(SampleReport());
+  EXPECT_NE(html.find("<td>16 GiB</td>"), std::string::npos);
+  EXPECT_EQ(html.find("17179869184"), std::string::npos);
+}
+
 TEST(ReportHtmlTest, LongSeriesAreBucketed) {
   ReplayReport r = SampleReport();
   r.sample_times.clear();
