@@ -500,6 +500,43 @@ void AppendWaits(std::string& out, const ReplayReport& r) {
   WaitTable(out, "LocalQueue", r.wait_by_local_queue);
 }
 
+// Seed 002 (docs/fallback.md): what report.json's `outcomes.fallbacks` holds, for people (issue
+// 24: the time to start and the quota wasted in fallback were in report.json only).
+void AppendFallbacks(std::string& out, const ReplayReport& r) {
+  const ReplayReport::Fallbacks& f = r.fallbacks;
+  if (!f.enabled) {
+    return;
+  }
+  out +=
+      "<h2>Flavor fallbacks</h2>\n<p class=\"note\">Time to start runs from creation to the "
+      "first PodsReady: what a stockout delays and a fallback saves (time to admission does not "
+      "see it). Wasted quota: what attempts that fell back held, amount &times; time.</p>\n";
+  const WaitStats& w = f.time_to_start;
+  {
+    HtmlTable summary(out, {"", ""}, {true, false});
+    summary.Row({"started", Int(w.count)});
+    summary.Row({"time to start p50 / p90 / p99 / max",
+                 fmt::format("{} / {} / {} / {}", Wait(w, w.p50), Wait(w, w.p90), Wait(w, w.p99),
+                             Wait(w, w.max))});
+    summary.Row({"attempts ended by a flavor's timeout", Int(f.timeouts)});
+    summary.Row({"attempts ended by an AdmissionCheck rejection", Int(f.check_rejections)});
+    summary.Row({"every flavor failed: deactivated", Int(f.exhausted)});
+    summary.Row({"every flavor failed: retried from the first", Int(f.retries)});
+  }
+  if (!f.by_flavor.empty()) {
+    HtmlTable t(out, {"fell back from flavor", "attempts"}, {true});
+    for (const auto& [flavor, n] : f.by_flavor) {
+      t.Row({MarkupEscape(flavor), Int(n)});
+    }
+  }
+  if (!f.wasted_quota_seconds.empty()) {
+    HtmlTable t(out, {"wasted quota: flavor/resource", "amount &times; hours"}, {true});
+    for (const auto& [key, seconds] : f.wasted_quota_seconds) {
+      t.Row({MarkupEscape(key), fmt::format("{:.4g}", seconds / 3600)});
+    }
+  }
+}
+
 void AppendErrors(std::string& out, const ReplayReport& r) {
   if (r.errors.empty() && r.errors_not_listed == 0) {
     return;
@@ -569,6 +606,7 @@ std::string FormatReportHtml(const ReplayReport& report) {
   AppendPlots(out, report);
   AppendResourceClasses(out, report);
   AppendWaits(out, report);
+  AppendFallbacks(out, report);
   AppendUsage(out, report);
   AppendErrors(out, report);
   AppendEngine(out, report);

@@ -437,6 +437,29 @@ TEST(ReportHtmlTest, UsageShowsMemoryInBinaryUnits) {
   EXPECT_EQ(html.find("17179869184"), std::string::npos);
 }
 
+// Issue 24: the fallback figures of report.json (seed 002) have their section in the HTML, and
+// only when fallbacks are modelled.
+TEST(ReportHtmlTest, FallbacksHaveTheirSection) {
+  ReplayReport r = SampleReport();
+  EXPECT_EQ(FormatReportHtml(r).find("<h2>Flavor fallbacks</h2>"), std::string::npos);
+  r.fallbacks.enabled = true;
+  r.fallbacks.time_to_start.count = 3;
+  r.fallbacks.time_to_start.p50 = 120;
+  r.fallbacks.time_to_start.p90 = 600;
+  r.fallbacks.time_to_start.p99 = 600;
+  r.fallbacks.time_to_start.max = 600;
+  r.fallbacks.timeouts = 2;
+  r.fallbacks.by_flavor["spot"] = 2;
+  r.fallbacks.wasted_quota_seconds["spot/cpu"] = 7200;
+  const std::string html = FormatReportHtml(r);
+  EXPECT_NE(html.find("<h2>Flavor fallbacks</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l name\">started</td><td>3</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l name\">attempts ended by a flavor's timeout</td><td>2</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l name\">spot</td><td>2</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l name\">spot/cpu</td><td>2</td>"), std::string::npos);  // hours
+}
+
 TEST(ReportHtmlTest, LongSeriesAreBucketed) {
   ReplayReport r = SampleReport();
   r.sample_times.clear();
