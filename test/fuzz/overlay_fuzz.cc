@@ -4,6 +4,7 @@
 // deep merge into a base) and a `--set KIND/NAME:path=values` flag (its first line). An overlay
 // that applies must leave manifests that print and parse back to as many documents.
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "replay/io/input_limits.h"
@@ -52,8 +53,15 @@ const replay::Manifests& Base() {
   return base;
 }
 
+// On failure the error and the emitted text go to stderr first: the finding is in that text,
+// which the saved input only reproduces.
 void CheckRoundTrip(const replay::Manifests& m) {
-  engine::StatusOr<replay::Manifests> again = replay::Manifests::Parse(m.Emit(), "emitted.yaml");
+  const std::string emitted = m.Emit();
+  engine::StatusOr<replay::Manifests> again = replay::Manifests::Parse(emitted, "emitted.yaml");
+  if (!again.ok()) {
+    std::fprintf(stderr, "%s\n--- emitted.yaml:\n%s\n---\n", again.status().message().c_str(),
+                 emitted.c_str());
+  }
   FUZZ_CHECK(again.ok());
   FUZZ_CHECK(again->documents() == m.documents());
 }
