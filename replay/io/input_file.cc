@@ -4,14 +4,27 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <system_error>
 #include <utility>
 
 #include "replay/io/input_limits.h"
 
 namespace replay {
+
+size_t ReadBlockFor(const std::string& path) {
+  constexpr size_t kMinBlock = size_t{4} << 10;
+  constexpr size_t kMaxBlock = size_t{1} << 20;
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error || size >= kMaxBlock) {
+    return kMaxBlock;
+  }
+  return std::clamp(std::bit_ceil(static_cast<size_t>(size) + 1), kMinBlock, kMaxBlock);
+}
 
 engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::string* damage) {
   // gzread passes a file that is not gzip through unchanged.
@@ -20,15 +33,16 @@ engine::StatusOr<std::string> ReadPlainOrGzip(const std::string& path, std::stri
     return engine::NotFound(fmt::format(
         "{}: cannot open: {}", path, std::generic_category().message(errno != 0 ? errno : ENOENT)));
   }
-  gzbuffer(file, 1 << 20);
+  const size_t block = ReadBlockFor(path);
+  gzbuffer(file, static_cast<unsigned>(block));
   std::string text;
-  // Reads grow with the text (64 KiB, then as much as was read, up to 1 MiB): resize zeroes what
-  // it adds, and a small file should not pay for a megabyte.
-  constexpr size_t kMinChunk = size_t{64} << 10;
+  // Reads grow with the text (one block, then as much as was read, up to 1 MiB): resize zeroes
+  // what it adds, and a small file should not pay for a megabyte.
+  const size_t min_chunk = block;
   constexpr size_t kMaxChunk = size_t{1} << 20;
   while (true) {
     const size_t filled = text.size();
-    const size_t chunk = std::clamp(filled, kMinChunk, kMaxChunk);
+    const size_t chunk = std::clamp(filled, min_chunk, kMaxChunk);
     text.resize(filled + chunk);
     const int n = gzread(file, text.data() + filled, static_cast<unsigned>(chunk));
     if (n < 0) {

@@ -8,10 +8,10 @@
 #include <cstring>
 #include <system_error>
 
+#include "replay/io/input_file.h"
+
 namespace replay {
 namespace {
-
-constexpr size_t kBlock = size_t{1} << 20;
 
 gzFile AsGz(void* file) {
   return static_cast<gzFile>(file);
@@ -34,7 +34,8 @@ engine::Status LineReader::Open(const std::string& path) {
     return engine::NotFound(fmt::format(
         "{}: cannot open: {}", path, std::generic_category().message(errno != 0 ? errno : ENOENT)));
   }
-  gzbuffer(file, kBlock);
+  block_ = ReadBlockFor(path);
+  gzbuffer(file, static_cast<unsigned>(block_));
   file_ = file;
   return engine::Status::Ok();
 }
@@ -49,10 +50,10 @@ bool LineReader::Fill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (buffer_.size() < end_ + kBlock) {
-    buffer_.resize(end_ + kBlock);
+  if (buffer_.size() < end_ + block_) {
+    buffer_.resize(end_ + block_);
   }
-  const int n = gzread(AsGz(file_), buffer_.data() + end_, static_cast<unsigned>(kBlock));
+  const int n = gzread(AsGz(file_), buffer_.data() + end_, static_cast<unsigned>(block_));
   if (n > 0) {
     end_ += static_cast<size_t>(n);
     bytes_read_ += static_cast<uint64_t>(n);

@@ -1,7 +1,7 @@
 // File: replay/io/line_reader.h
 //
-// Lines of a plain or gzip file, read in 1 MiB blocks: memory stays about the longest line kept
-// (at most `max_line_bytes`), whatever the file's size. A longer line is read through without
+// Lines of a plain or gzip file, read in blocks of up to 1 MiB: memory stays about the longest line
+// kept (at most `max_line_bytes`), whatever the file's size. A longer line is read through without
 // being kept and returned as too long (a gzip bomb of one 10 GiB line costs a few MiB).
 // `tally import audit` reads its logs with it (robustness finding 19).
 //
@@ -51,6 +51,7 @@ class LineReader {
   std::string path_;
   void* file_ = nullptr;  // gzFile
   std::string buffer_;
+  size_t block_ = 0;  // bytes read per Fill, sized to the file (input_file.h: ReadBlockFor)
   size_t begin_ = 0;  // unread data is buffer_[begin_, end_)
   size_t end_ = 0;
   bool eof_ = false;
