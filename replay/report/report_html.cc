@@ -1,12 +1,11 @@
-// report.html (docs/report.md): one self-contained page. Everything is inline — CSS in <style>,
-// plots as inline <svg> drawn here — and there is no script and no URL, so the file opens offline
+// report.html (docs/report.md): one self-contained page, assembled here from its sections.
+// Everything is inline — CSS in <style>, charts as inline <svg> (html_chart.h, html_plots.h), the
+// table sort as one small <script> (html_table.h) — and there is no URL, so the file opens offline
 // and cannot leak a request. Every name from the input goes through MarkupEscape.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -15,6 +14,9 @@
 #include <vector>
 
 #include "replay/io/time_parse.h"
+#include "replay/report/html_chart.h"
+#include "replay/report/html_plots.h"
+#include "replay/report/html_table.h"
 #include "replay/report/report_writers.h"
 
 namespace replay {
@@ -61,17 +63,12 @@ std::string MarkupEscape(std::string_view text) {
 
 namespace {
 
+using internal::AmountCell;
 using internal::FormatSecondsShort;
+using internal::HtmlCell;
+using internal::HtmlTable;
+using internal::IntCell;
 using internal::MarkupEscape;
-
-constexpr size_t kMaxPlottedClusterQueues = 12;
-constexpr size_t kMaxPoints = 600;  // per plotted line; longer series are bucketed (max per bucket)
-constexpr double kChartWidth = 320;
-constexpr double kChartHeight = 150;
-constexpr double kPadLeft = 48;
-constexpr double kPadRight = 8;
-constexpr double kPadTop = 20;
-constexpr double kPadBottom = 22;
 
 constexpr std::string_view kStyle = R"(
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2430}
@@ -82,86 +79,28 @@ p.mode{margin:0 0 12px;color:#4a5566}
 table{border-collapse:collapse;font-size:13px;margin:4px 0 8px}
 th,td{padding:3px 10px;border-bottom:1px solid #e4e8ee;text-align:right;white-space:nowrap}
 th{background:#f3f5f8;font-weight:600}
+table.sortable th{cursor:pointer;user-select:none}
+th[aria-sort=ascending]::after{content:" \25B2"}th[aria-sort=descending]::after{content:" \25BC"}
 td.l,th.l{text-align:left}td.name{font-family:ui-monospace,monospace}
 .plots{display:flex;flex-wrap:wrap;gap:8px}
 svg{background:#fbfcfd;border:1px solid #e4e8ee}
 svg text{font-size:10px;fill:#4a5566;font-family:system-ui,sans-serif}
 svg .title{font-size:11px;fill:#1d2430;font-weight:600}
+svg .axis-title{font-size:10px;fill:#1d2430}
 .note{color:#4a5566;font-size:13px}ul.errors{font-family:ui-monospace,monospace;font-size:12px}
 )";
 
-std::string Percent(double ratio) {
-  if (!std::isfinite(ratio)) {
-    return "-";
-  }
-  return fmt::format("{:.1f}%", ratio * 100);
-}
-
-// An amount for people (issue 24: memory showed as raw bytes): cpu in cores, memory and storage
-// in binary units (KiB ... EiB, three significant digits), other resources in units.
-std::string Amount(std::string_view resource, double canonical) {
-  if (!std::isfinite(canonical)) {
-    return "-";
-  }
-  const double value = internal::KueueUnits(resource, canonical);
-  const bool bytes = resource == "memory" || resource == "ephemeral-storage"
-                     || resource.ends_with("/memory") || resource.ends_with("-memory");
-  if (bytes && std::abs(value) >= 1024) {
-    static constexpr std::string_view kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    double scaled = value / 1024;
-    size_t unit = 0;
-    while (std::abs(scaled) >= 1024 && unit + 1 < std::size(kUnits)) {
-      scaled /= 1024;
-      ++unit;
-    }
-    return fmt::format("{:.3g} {}", scaled, kUnits[unit]);
-  }
-  return fmt::format("{:.6g}{}", value, bytes ? " B" : "");
-}
-
-// A table: `left` marks left-aligned columns; cells are already escaped.
-class HtmlTable {
- public:
-  HtmlTable(std::string& out, std::initializer_list<std::string_view> headers,
-            std::vector<bool> left)
-      : out_(out), left_(std::move(left)) {
-    left_.resize(headers.size(), false);
-    out_ += "<table>";
-    if (std::any_of(headers.begin(), headers.end(),
-                    [](std::string_view h) { return !h.empty(); })) {
-      out_ += "<tr>";
-      size_t c = 0;
-      for (std::string_view h : headers) {
-        out_ += fmt::format("<th{}>{}</th>", left_[c++] ? " class=\"l\"" : "", h);
-      }
-      out_ += "</tr>";
-    }
-    out_ += "\n";
-  }
-  ~HtmlTable() { out_ += "</table>\n"; }
-  HtmlTable(const HtmlTable&) = delete;
-  HtmlTable& operator=(const HtmlTable&) = delete;
-
-  void Row(const std::vector<std::string>& cells) {
-    out_ += "<tr>";
-    for (size_t c = 0; c < cells.size(); ++c) {
-      const bool l = c < left_.size() && left_[c];
-      out_ += fmt::format("<td{}>{}</td>", l ? " class=\"l name\"" : "", cells[c]);
-    }
-    out_ += "</tr>\n";
-  }
-
- private:
-  std::string& out_;
-  std::vector<bool> left_;
-};
-
+// For the key/value tables, which do not sort.
 std::string Int(int64_t v) {
   return fmt::format("{}", v);
 }
 
 std::string Wait(const WaitStats& w, double v) {
   return w.count == 0 ? std::string("-") : FormatSecondsShort(v);
+}
+
+HtmlCell WaitCell(const WaitStats& w, double v) {
+  return {Wait(w, v), w.count == 0 ? std::numeric_limits<double>::quiet_NaN() : v};
 }
 
 void WaitTable(std::string& out, std::string_view what, const std::vector<GroupWaits>& groups) {
@@ -172,8 +111,8 @@ void WaitTable(std::string& out, std::string_view what, const std::vector<GroupW
   HtmlTable t(out, {what, "admitted", "mean", "p50", "p90", "p99", "max"}, {true});
   for (const GroupWaits& g : groups) {
     const WaitStats& w = g.stats;
-    t.Row({g.name.empty() ? "(none)" : MarkupEscape(g.name), Int(w.count), Wait(w, w.mean),
-           Wait(w, w.p50), Wait(w, w.p90), Wait(w, w.p99), Wait(w, w.max)});
+    t.Row({g.name.empty() ? "(none)" : MarkupEscape(g.name), IntCell(w.count), WaitCell(w, w.mean),
+           WaitCell(w, w.p50), WaitCell(w, w.p90), WaitCell(w, w.p99), WaitCell(w, w.max)});
   }
 }
 
@@ -228,10 +167,12 @@ void AppendClusterQueues(std::string& out, const ReplayReport& r) {
     auto it = waits.find(cq.name);
     const WaitStats& w = it == waits.end() ? kNone : *it->second;
     const ResourceUsage* main = internal::MainResource(r, cq.name);
-    t.Row({MarkupEscape(cq.name), Int(cq.admitted), Int(cq.preempted), Int(cq.pending_at_end),
-           Int(cq.running_at_end), Wait(w, w.p50), Wait(w, w.p90), Wait(w, w.p99), Wait(w, w.max),
-           main ? Percent(main->utilisation) : "-",
-           main ? MarkupEscape(fmt::format("{}/{}", main->flavor, main->resource)) : ""});
+    t.Row(
+        {MarkupEscape(cq.name), IntCell(cq.admitted), IntCell(cq.preempted),
+         IntCell(cq.pending_at_end), IntCell(cq.running_at_end), WaitCell(w, w.p50),
+         WaitCell(w, w.p90), WaitCell(w, w.p99), WaitCell(w, w.max),
+         internal::PercentCell(main ? main->utilisation : std::numeric_limits<double>::quiet_NaN()),
+         main ? MarkupEscape(fmt::format("{}/{}", main->flavor, main->resource)) : ""});
   }
 }
 
@@ -241,206 +182,19 @@ void AppendUsage(std::string& out, const ReplayReport& r) {
   }
   out +=
       "<h2>Usage</h2>\n<p class=\"note\">Time-weighted over the replay; cpu in cores, memory "
-      "in binary units (GiB = 2<sup>30</sup> bytes), other resources in units.</p>\n";
+      "in binary units (GiB = 2<sup>30</sup> bytes), GPUs in devices, other resources in "
+      "units.</p>\n";
   HtmlTable t(out,
               {"ClusterQueue", "flavor", "resource", "nominal", "mean usage", "mean borrowed",
                "utilisation", "peak", "at end"},
               {true, true, true});
   for (const ResourceUsage& u : r.usage) {
     t.Row({MarkupEscape(u.cluster_queue), MarkupEscape(u.flavor), MarkupEscape(u.resource),
-           Amount(u.resource, static_cast<double>(u.nominal)), Amount(u.resource, u.mean_usage),
-           Amount(u.resource, u.mean_borrowed), Percent(u.utilisation),
-           Amount(u.resource, static_cast<double>(u.peak_usage)),
-           Amount(u.resource, static_cast<double>(u.usage_at_end))});
-  }
-}
-
-// One line chart as inline SVG. Non-finite values break the line (no admission in that interval).
-struct ChartSpec {
-  std::string_view title;
-  std::string_view color;
-  bool ratio = false;    // y as a percentage, axis at least 0..100%
-  bool seconds = false;  // y as a duration
-};
-
-// The smallest 1, 2 or 5 times a power of ten that is >= v (v > 0): a round axis maximum.
-double NiceCeil(double v) {
-  const double p = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * p >= v * (1 - 1e-9)) {
-      return m * p;
-    }
-  }
-  return 10 * p;
-}
-
-std::string YLabel(const ChartSpec& spec, double v) {
-  if (spec.ratio) {
-    return fmt::format("{:.0f}%", v * 100);
-  }
-  if (spec.seconds) {
-    return FormatSecondsShort(v);
-  }
-  return fmt::format("{:.4g}", v);
-}
-
-void AppendChart(std::string& out, const ChartSpec& spec, const std::vector<double>& times,
-                 const std::vector<float>& values) {
-  const size_t n = std::min(times.size(), values.size());
-  // Bucket to at most kMaxPoints points: x of the bucket's first sample, y its largest finite
-  // value.
-  const size_t stride = n <= kMaxPoints ? 1 : (n + kMaxPoints - 1) / kMaxPoints;
-  std::vector<std::pair<double, double>> points;
-  double y_max = 0;
-  for (size_t i = 0; i < n; i += stride) {
-    double y = std::numeric_limits<double>::quiet_NaN();
-    for (size_t j = i; j < std::min(n, i + stride); ++j) {
-      const double v = values[j];
-      if (std::isfinite(v) && (!std::isfinite(y) || v > y)) {
-        y = v;
-      }
-    }
-    if (std::isfinite(y)) {
-      y_max = std::max(y_max, y);
-    }
-    points.emplace_back(times[i], y);
-  }
-  if (spec.ratio) {
-    y_max = std::max(y_max, 1.0);
-  }
-  y_max = y_max > 0 ? NiceCeil(y_max) : 1;
-  const double t0 = n > 0 ? times[0] : 0;
-  const double t1 = n > 0 ? times[n - 1] : 0;
-  const double span = t1 > t0 ? t1 - t0 : 1;
-  const double plot_w = kChartWidth - kPadLeft - kPadRight;
-  const double plot_h = kChartHeight - kPadTop - kPadBottom;
-  auto x_of = [&](double t) { return kPadLeft + (t - t0) / span * plot_w; };
-  auto y_of = [&](double v) { return kPadTop + plot_h - v / y_max * plot_h; };
-
-  out += fmt::format(
-      "<svg width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" role=\"img\">"
-      "<text class=\"title\" x=\"{2:.0f}\" y=\"13\">{3}</text>",
-      kChartWidth, kChartHeight, kPadLeft, MarkupEscape(spec.title));
-  // Axes and labels: 0 and max on y, start and end (seconds since the first event) on x.
-  out += fmt::format(
-      "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}H{3:.1f}\" fill=\"none\" stroke=\"#9aa4b2\"/>"
-      "<path d=\"M{0:.1f} {1:.1f}H{3:.1f}M{0:.1f} {4:.1f}H{3:.1f}\" stroke=\"#e4e8ee\"/>",
-      kPadLeft, kPadTop, kPadTop + plot_h, kPadLeft + plot_w, kPadTop + plot_h / 2);
-  out += fmt::format(
-      "<text x=\"{0:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\">{2}</text>"
-      "<text x=\"{0:.1f}\" y=\"{3:.1f}\" text-anchor=\"end\">{4}</text>"
-      "<text x=\"{0:.1f}\" y=\"{5:.1f}\" text-anchor=\"end\">{6}</text>",
-      kPadLeft - 4, kPadTop + 4, MarkupEscape(YLabel(spec, y_max)), kPadTop + plot_h,
-      MarkupEscape(YLabel(spec, 0)), kPadTop + plot_h / 2 + 4,
-      MarkupEscape(YLabel(spec, y_max / 2)));
-  out += fmt::format(
-      "<text x=\"{0:.1f}\" y=\"{1:.1f}\">+{2}</text>"
-      "<text x=\"{3:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\">+{4}</text>",
-      kPadLeft, kChartHeight - 6, MarkupEscape(FormatSecondsShort(t0)), kPadLeft + plot_w,
-      MarkupEscape(FormatSecondsShort(t1)));
-  if (points.empty()) {
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">no samples</text>", kPadLeft + 8,
-                       kPadTop + plot_h / 2);
-  } else {
-    // Runs of finite points become subpaths; a run of one point is drawn as a zero-length
-    // segment, which the round line cap shows as a dot.
-    std::string d;
-    size_t run = 0;
-    std::pair<double, double> last;
-    auto end_run = [&] {
-      if (run == 1) {
-        d += fmt::format("L{:.1f} {:.1f}", last.first, last.second);
-      }
-      run = 0;
-    };
-    for (const auto& [t, v] : points) {
-      if (!std::isfinite(v)) {
-        end_run();
-        continue;
-      }
-      last = {x_of(t), y_of(v)};
-      d += fmt::format("{}{:.1f} {:.1f}", run == 0 ? "M" : "L", last.first, last.second);
-      ++run;
-    }
-    end_run();
-    out += fmt::format(
-        "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
-        "stroke-linejoin=\"round\" stroke-linecap=\"round\"/>",
-        d, spec.color);
-  }
-  out += "</svg>\n";
-}
-
-void AppendPlots(std::string& out, const ReplayReport& r) {
-  if (r.series.empty()) {
-    return;
-  }
-  // The queues people look for first are the ones whose workloads wait longest (issue 24: by
-  // admissions, the plots showed the queues that admit and release all the time). Worst p90
-  // time to admission first, a queue that admitted nothing while workloads were pending at the
-  // end counting as waiting without end; then most pending at the end; then most admissions.
-  struct Rank {
-    double p90 = -1;
-    int64_t pending = 0;
-    int64_t admitted = 0;
-  };
-  std::map<std::string_view, Rank> rank;
-  for (const CqCounts& cq : r.cluster_queues) {
-    rank[cq.name].pending = cq.pending_at_end;
-    rank[cq.name].admitted = cq.admitted;
-  }
-  for (const GroupWaits& g : r.wait_by_cluster_queue) {
-    if (g.stats.count > 0) {
-      rank[g.name].p90 = g.stats.p90;
-    }
-  }
-  for (auto& [name, x] : rank) {
-    if (x.admitted == 0 && x.pending > 0) {
-      x.p90 = std::numeric_limits<double>::infinity();
-    }
-  }
-  std::vector<const CqSeries*> plotted;
-  for (const CqSeries& s : r.series) {
-    plotted.push_back(&s);
-  }
-  const bool cut = plotted.size() > kMaxPlottedClusterQueues;
-  std::stable_sort(plotted.begin(), plotted.end(), [&](const CqSeries* a, const CqSeries* b) {
-    const Rank& x = rank[a->name];
-    const Rank& y = rank[b->name];
-    if (x.p90 != y.p90) {
-      return x.p90 > y.p90;
-    }
-    if (x.pending != y.pending) {
-      return x.pending > y.pending;
-    }
-    return x.admitted > y.admitted;  // stable: ties keep name order
-  });
-  if (cut) {
-    plotted.resize(kMaxPlottedClusterQueues);
-  }
-  out += "<h2>Over virtual time</h2>\n<p class=\"note\">";
-  out += cut ? fmt::format(
-             "The {} ClusterQueues whose workloads waited longest (p90 time to "
-             "admission; a queue that admitted none of its pending workloads "
-             "first), of {}. ",
-             kMaxPlottedClusterQueues, r.series.size())
-             : fmt::format("{} ClusterQueue(s), longest waits first. ", r.series.size());
-  out += fmt::format(
-      "x: virtual time since the first event, {} samples; utilisation is the highest usage / "
-      "nominal over its flavors and resources; mean wait covers the admissions since the previous "
-      "sample (gaps: none).{}</p>\n",
-      r.sample_times.size(),
-      r.sample_times.size() > kMaxPoints
-          ? " Long series are bucketed: each point is the maximum of "
-            "its bucket."
-          : "");
-  for (const CqSeries* s : plotted) {
-    out += fmt::format("<h3>{}</h3>\n<div class=\"plots\">\n", MarkupEscape(s->name));
-    AppendChart(out, {"pending workloads", "#2f6fd0", false, false}, r.sample_times, s->pending);
-    AppendChart(out, {"utilisation", "#2c9a5a", true, false}, r.sample_times, s->utilisation);
-    AppendChart(out, {"mean time to admission", "#d0742f", false, true}, r.sample_times,
-                s->mean_wait);
-    out += "</div>\n";
+           AmountCell(u.resource, static_cast<double>(u.nominal)),
+           AmountCell(u.resource, u.mean_usage), AmountCell(u.resource, u.mean_borrowed),
+           internal::PercentCell(u.utilisation),
+           AmountCell(u.resource, static_cast<double>(u.peak_usage)),
+           AmountCell(u.resource, static_cast<double>(u.usage_at_end))});
   }
 }
 
@@ -458,15 +212,30 @@ void AppendResourceClasses(std::string& out, const ReplayReport& r) {
     HtmlTable t(out, {"class", "allocatable at end", "requested at end", "peak requested"},
                 {true, false, false, false});
     for (const ReplayReport::ResourceClassFigures& c : rc.classes) {
-      t.Row({MarkupEscape(c.name), Int(c.allocatable_at_end), Int(c.requested_at_end),
-             Int(c.peak_requested)});
+      t.Row({MarkupEscape(c.name), IntCell(c.allocatable_at_end), IntCell(c.requested_at_end),
+             IntCell(c.peak_requested)});
     }
   }
   for (const ReplayReport::ResourceClassFigures& c : rc.classes) {
     out += fmt::format("<h3>{}</h3>\n<div class=\"plots\">\n", MarkupEscape(c.name));
-    AppendChart(out, {"allocatable devices", "#2c9a5a", false, false}, r.sample_times,
-                c.allocatable);
-    AppendChart(out, {"requested devices", "#2f6fd0", false, false}, r.sample_times, c.requested);
+    const double t0 = r.sample_times.empty() ? 0 : r.sample_times.front();
+    const double t1 = r.sample_times.empty() ? 0 : r.sample_times.back();
+    internal::AppendChart(
+        out,
+        {.title = "allocatable devices",
+         .x_title = "virtual time since the first event",
+         .y_title = "devices",
+         .x_min = t0,
+         .x_max = t1},
+        {{c.name, "#2c9a5a", internal::SampledPoints(r.sample_times, c.allocatable)}});
+    internal::AppendChart(
+        out,
+        {.title = "requested devices",
+         .x_title = "virtual time since the first event",
+         .y_title = "devices",
+         .x_min = t0,
+         .x_max = t1},
+        {{c.name, "#2f6fd0", internal::SampledPoints(r.sample_times, c.requested)}});
     out += "</div>\n";
   }
   out += fmt::format(
@@ -526,13 +295,13 @@ void AppendFallbacks(std::string& out, const ReplayReport& r) {
   if (!f.by_flavor.empty()) {
     HtmlTable t(out, {"fell back from flavor", "attempts"}, {true});
     for (const auto& [flavor, n] : f.by_flavor) {
-      t.Row({MarkupEscape(flavor), Int(n)});
+      t.Row({MarkupEscape(flavor), IntCell(n)});
     }
   }
   if (!f.wasted_quota_seconds.empty()) {
     HtmlTable t(out, {"wasted quota: flavor/resource", "amount &times; hours"}, {true});
     for (const auto& [key, seconds] : f.wasted_quota_seconds) {
-      t.Row({MarkupEscape(key), fmt::format("{:.4g}", seconds / 3600)});
+      t.Row({MarkupEscape(key), HtmlCell(fmt::format("{:.4g}", seconds / 3600), seconds / 3600)});
     }
   }
 }
@@ -603,14 +372,18 @@ std::string FormatReportHtml(const ReplayReport& report) {
   AppendWarnings(out, report);
   AppendSummary(out, report);
   AppendClusterQueues(out, report);
-  AppendPlots(out, report);
+  internal::AppendWaitCdf(out, report);
+  internal::AppendUtilisation(out, report);
+  internal::AppendClusterQueuePlots(out, report);
   AppendResourceClasses(out, report);
   AppendWaits(out, report);
   AppendFallbacks(out, report);
   AppendUsage(out, report);
   AppendErrors(out, report);
   AppendEngine(out, report);
-  out += "</body>\n</html>\n";
+  out += "<script>";
+  out += internal::SortScript();
+  out += "</script>\n</body>\n</html>\n";
   return out;
 }
 

@@ -38,9 +38,11 @@ std::string FormatReportJson(const ReplayReport& report);
 // classes, and the engine cost. Lines are at most 100 columns.
 std::string FormatSummaryText(const ReplayReport& report);
 
-// report.html: one self-contained page (inline CSS and SVG, no script, no external resource) with
-// the summary tables and, per ClusterQueue (the 12 with most admissions when there are more),
-// plots over virtual time of pending workloads, utilisation and mean time-to-admission.
+// report.html: one self-contained page (inline CSS and SVG, one inline script that sorts the
+// tables, no external resource) with the summary tables (those with a header row sort), the
+// time-to-admission CDF, utilisation over time and, per ClusterQueue (the 12 whose workloads
+// waited longest when there are more), charts over virtual time of pending workloads, utilisation
+// and mean time-to-admission.
 std::string FormatReportHtml(const ReplayReport& report);
 
 // metrics.prom: Prometheus text exposition format (version 0.0.4) under Kueue's metric names and

@@ -1,7 +1,8 @@
 // Tests for the replay report writers (replay/report/report_writers.h) on hand-filled
 // ReplayReports: report.json parses, has sorted keys and the expected values; the text summary
-// reconciles its counters; report.html is self-contained and escapes names; metrics.prom follows
-// the exposition format with cumulative histograms.
+// reconciles its counters; report.html is self-contained and escapes names (its charts and
+// tables: report_html_test.cc); metrics.prom follows the exposition format with cumulative
+// histograms.
 #include "replay/report/report_writers.h"
 
 #include <fmt/format.h>
@@ -379,16 +380,16 @@ TEST(ReportHtmlTest, SelfContainedAndEscaped) {
   EXPECT_EQ(html.find("<link"), std::string::npos);
   EXPECT_EQ(html.find("url("), std::string::npos);
   EXPECT_EQ(html.find("@import"), std::string::npos);
-  // Names are escaped: no script element can appear.
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  // Names are escaped: no script element but the page's own table sort can appear.
+  EXPECT_EQ(html.find("<script"), html.rfind("<script>"));
   EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(html.find("a&amp;b&quot;c&#39;d"), std::string::npos);
-  // Three plots per ClusterQueue, with a line each.
+  // Three plots per ClusterQueue, with a line each, then the wait CDF and utilisation charts.
   size_t svgs = 0;
   for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) {
     ++svgs;
   }
-  EXPECT_EQ(svgs, 6u);
+  EXPECT_EQ(svgs, 8u);
   EXPECT_NE(html.find("policy-only: no control-plane latency modelled"), std::string::npos);
   EXPECT_NE(html.find("10 = 8 + 2"), std::string::npos);
   EXPECT_NE(html.find("decision latency p50 / p90 / p99 / max</td><td>898 ns / 1952 ns / 1952 ns / "
@@ -433,8 +434,8 @@ TEST(ReportHtmlTest, ManyClusterQueuesPlotTheLongestWaitsFirst) {
 // Issue 24: memory in binary units, not bytes (the sample's team-a has 16 GiB of memory quota).
 TEST(ReportHtmlTest, UsageShowsMemoryInBinaryUnits) {
   const std::string html = FormatReportHtml(SampleReport());
-  EXPECT_NE(html.find("<td>16 GiB</td>"), std::string::npos);
-  EXPECT_EQ(html.find("17179869184"), std::string::npos);
+  EXPECT_NE(html.find(">16 GiB</td>"), std::string::npos);
+  EXPECT_EQ(html.find(">17179869184"), std::string::npos);  // only as the sort key
 }
 
 // Issue 24: the fallback figures of report.json (seed 002) have their section in the HTML, and
@@ -456,8 +457,10 @@ TEST(ReportHtmlTest, FallbacksHaveTheirSection) {
   EXPECT_NE(html.find("<td class=\"l name\">started</td><td>3</td>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"l name\">attempts ended by a flavor's timeout</td><td>2</td>"),
             std::string::npos);
-  EXPECT_NE(html.find("<td class=\"l name\">spot</td><td>2</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"l name\">spot/cpu</td><td>2</td>"), std::string::npos);  // hours
+  EXPECT_NE(html.find("<td class=\"l name\">spot</td><td data-sort=\"2\">2</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td class=\"l name\">spot/cpu</td><td data-sort=\"2\">2</td>"),
+            std::string::npos);  // hours
 }
 
 TEST(ReportHtmlTest, LongSeriesAreBucketed) {

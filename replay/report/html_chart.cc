@@ -1,0 +1,338 @@
+// SVG line charts of report.html (html_chart.h). Geometry is in user units of the viewBox, written
+// with one decimal so that the page stays small and byte-stable.
+#include "replay/report/html_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "replay/report/report_writers.h"
+
+namespace replay::internal {
+
+namespace {
+
+constexpr double kSmallWidth = 360;
+constexpr double kSmallHeight = 190;
+constexpr double kWideWidth = 780;
+constexpr double kWideHeight = 320;
+constexpr double kLegendWidth = 200;  // right of the plot on wide charts
+constexpr double kPadLeft = 58;       // y tick labels, then the rotated y title
+constexpr double kPadRight = 12;
+constexpr double kPadTop = 22;      // the chart title
+constexpr double kPadBottom = 38;   // x tick labels, then the x title
+constexpr size_t kSmallXTicks = 6;  // about 45 px per label on a small chart
+constexpr size_t kWideXTicks = 8;
+constexpr size_t kLegendNameChars = 30;  // longer names are cut; the full name is the tooltip
+
+struct LogTick {
+  double seconds;
+  std::string_view label;
+};
+constexpr std::array<LogTick, 10> kLogTicks = {{{1, "1s"},
+                                                {10, "10s"},
+                                                {60, "1m"},
+                                                {600, "10m"},
+                                                {3600, "1h"},
+                                                {21600, "6h"},
+                                                {86400, "1d"},
+                                                {604800, "7d"},
+                                                {2592000, "30d"},
+                                                {31536000, "365d"}}};
+
+// Round axis maxima per decade, each with the number of equal steps that keeps its ticks round.
+struct NiceMax {
+  double lead;
+  int steps;
+};
+constexpr NiceMax kNiceMaxima[] = {{1, 4}, {1.5, 3}, {2, 4}, {2.5, 5}, {3, 3},
+                                   {4, 4}, {5, 5},   {6, 3}, {8, 4},   {10, 4}};
+
+// The smallest round maximum >= v (v > 0), and its steps.
+std::pair<double, int> NiceCeil(double v) {
+  const double p = std::pow(10.0, std::floor(std::log10(v)));
+  for (const NiceMax& m : kNiceMaxima) {
+    if (m.lead * p >= v * (1 - 1e-9)) {
+      return {m.lead * p, m.steps};
+    }
+  }
+  return {10 * p, 4};
+}
+
+// The y axis: a round maximum cut into 3 to 5 equal steps, in a display unit.
+struct YScale {
+  double max = 1;           // in the data's units
+  double unit = 1;          // data units per display unit (60 for minutes)
+  std::string_view suffix;  // the display unit, for the title
+  double step = 0.25;       // in the data's units
+};
+
+YScale MakeYScale(YAxis kind, double data_max) {
+  YScale s;
+  if (kind == YAxis::kSeconds) {
+    if (data_max >= 2 * 86400) {
+      s.unit = 86400;
+      s.suffix = "d";
+    } else if (data_max >= 2 * 3600) {
+      s.unit = 3600;
+      s.suffix = "h";
+    } else if (data_max >= 120) {
+      s.unit = 60;
+      s.suffix = "min";
+    } else {
+      s.suffix = "s";
+    }
+  }
+  double scaled = data_max / s.unit;
+  if (kind == YAxis::kRatio) {
+    scaled = std::max(scaled, 1.0);
+  }
+  const auto [nice, steps] =
+      scaled > 0 && std::isfinite(scaled) ? NiceCeil(scaled) : std::pair<double, int>{1, 4};
+  s.max = nice * s.unit;
+  s.step = s.max / steps;
+  return s;
+}
+
+std::string YTickLabel(YAxis kind, const YScale& s, double v) {
+  if (kind == YAxis::kRatio) {
+    return fmt::format("{:.0f}%", v * 100);
+  }
+  return fmt::format("{:.4g}", v / s.unit);
+}
+
+// Cut to `chars` bytes with an ellipsis, never inside a UTF-8 sequence.
+std::string Cut(std::string_view s, size_t chars) {
+  if (s.size() <= chars) {
+    return std::string(s);
+  }
+  size_t cut = chars - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  return std::string(s.substr(0, cut)) + "\xE2\x80\xA6";  // U+2026
+}
+
+std::string ClockLabel(double t, bool days, bool seconds) {
+  const int64_t total = static_cast<int64_t>(std::llround(t));
+  const int64_t sign_free = total < 0 ? -total : total;
+  const std::string_view sign = total < 0 ? "-" : "";
+  if (days) {
+    const int64_t d = sign_free / 86400;
+    const int64_t h = sign_free % 86400 / 3600;
+    if (d == 0) {
+      return h == 0 ? "0d" : fmt::format("{}{}h", sign, h);
+    }
+    return h == 0 ? fmt::format("{}{}d", sign, d) : fmt::format("{}{}d {}h", sign, d, h);
+  }
+  const int64_t h = sign_free / 3600;
+  const int64_t m = sign_free % 3600 / 60;
+  if (seconds) {
+    return fmt::format("{}{}:{:02}:{:02}", sign, h, m, sign_free % 60);
+  }
+  return fmt::format("{}{}:{:02}", sign, h, m);
+}
+
+}  // namespace
+
+std::vector<AxisTick> ClockTicks(double t0, double t1, size_t max_ticks) {
+  std::vector<AxisTick> ticks;
+  if (!std::isfinite(t0) || !std::isfinite(t1) || t1 < t0 || max_ticks < 2) {
+    return ticks;
+  }
+  static constexpr double kSteps[] = {1,     2,     5,     10,     15,     30,      60,     120,
+                                      300,   600,   900,   1800,   3600,   7200,    10800,  14400,
+                                      21600, 43200, 86400, 172800, 604800, 1209600, 2592000};
+  const double span = std::max(t1 - t0, 1.0);
+  double step = 0;
+  for (double s : kSteps) {
+    if (std::floor(span / s) + 1 <= static_cast<double>(max_ticks)) {
+      step = s;
+      break;
+    }
+  }
+  if (step == 0) {  // beyond 30-day steps: multiples of 30 days
+    step = 2592000 * std::ceil(span / 2592000 / static_cast<double>(max_ticks - 1));
+  }
+  const bool days = t1 >= 2 * 86400 && step >= 3600;
+  const bool seconds = step < 60;
+  for (double t = std::ceil(t0 / step) * step; t <= t1 + 1e-9; t += step) {
+    ticks.push_back({t, ClockLabel(t, days, seconds)});
+  }
+  return ticks;
+}
+
+std::vector<AxisTick> LogTimeTicks(double lo, double hi) {
+  std::vector<AxisTick> ticks;
+  for (const LogTick& t : kLogTicks) {
+    if (t.seconds >= lo * (1 - 1e-9) && t.seconds <= hi * (1 + 1e-9)) {
+      ticks.push_back({t.seconds, std::string(t.label)});
+    }
+  }
+  return ticks;
+}
+
+double LogTimeAxisEnd(double seconds) {
+  for (const LogTick& t : kLogTicks) {
+    if (t.seconds >= 10 && t.seconds >= seconds) {
+      return t.seconds;
+    }
+  }
+  return kLogTicks.back().seconds;
+}
+
+std::string_view LineColor(size_t i) {
+  static constexpr std::string_view kPalette[] = {"#2f6fd0", "#d0742f", "#2c9a5a", "#b8336a",
+                                                  "#7a52c7", "#8c6d1f", "#1f9bb0", "#d04a3f",
+                                                  "#5c7a29", "#c05fb8", "#4a5f8c", "#a0522d"};
+  return kPalette[i % std::size(kPalette)];
+}
+
+std::vector<std::pair<double, double>> SampledPoints(const std::vector<double>& times,
+                                                     const std::vector<float>& values) {
+  const size_t n = std::min(times.size(), values.size());
+  const size_t stride = n <= kMaxChartPoints ? 1 : (n + kMaxChartPoints - 1) / kMaxChartPoints;
+  std::vector<std::pair<double, double>> points;
+  points.reserve(n / stride + 1);
+  for (size_t i = 0; i < n; i += stride) {
+    double y = std::numeric_limits<double>::quiet_NaN();
+    for (size_t j = i; j < std::min(n, i + stride); ++j) {
+      const double v = values[j];
+      if (std::isfinite(v) && (!std::isfinite(y) || v > y)) {
+        y = v;
+      }
+    }
+    points.emplace_back(times[i], y);
+  }
+  return points;
+}
+
+void AppendChart(std::string& out, const ChartSpec& spec, const std::vector<ChartLine>& lines) {
+  const double width = spec.wide ? kWideWidth : kSmallWidth;
+  const double height = spec.wide ? kWideHeight : kSmallHeight;
+  const double plot_w = width - kPadLeft - kPadRight - (spec.wide ? kLegendWidth : 0);
+  const double plot_h = height - kPadTop - kPadBottom;
+  const double plot_bottom = kPadTop + plot_h;
+
+  double data_max = 0;
+  bool any_point = false;
+  for (const ChartLine& line : lines) {
+    for (const auto& [x, y] : line.points) {
+      if (std::isfinite(y)) {
+        data_max = std::max(data_max, y);
+        any_point = true;
+      }
+    }
+  }
+  const YScale ys = MakeYScale(spec.y, data_max);
+
+  const bool log_x = spec.x == XAxis::kLogSeconds;
+  const double x0 = log_x ? std::log10(std::max(spec.x_min, 1e-9)) : spec.x_min;
+  const double x1 = log_x ? std::log10(std::max(spec.x_max, 1e-9)) : spec.x_max;
+  const double x_span = x1 > x0 ? x1 - x0 : 1;
+  auto x_of = [&](double x) {
+    const double v = log_x ? std::log10(std::max(x, 1e-9)) : x;
+    return kPadLeft + std::clamp((v - x0) / x_span, 0.0, 1.0) * plot_w;
+  };
+  auto y_of = [&](double v) { return plot_bottom - std::clamp(v / ys.max, 0.0, 1.0) * plot_h; };
+
+  out += fmt::format(
+      "<svg width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" role=\"img\">"
+      "<text class=\"title\" x=\"{2:.0f}\" y=\"14\">{3}</text>\n",
+      width, height, kPadLeft, MarkupEscape(spec.title));
+
+  // y: grid lines and labels at each step, then the axis title, rotated, left of the labels.
+  for (int i = 0; ys.step > 0 && i * ys.step <= ys.max * (1 + 1e-9); ++i) {
+    const double v = i * ys.step;
+    const double y = y_of(v);
+    out += fmt::format(
+        "<path d=\"M{0:.1f} {1:.1f}H{2:.1f}\" stroke=\"#e4e8ee\"/>"
+        "<text x=\"{3:.1f}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>",
+        kPadLeft, y, kPadLeft + plot_w, kPadLeft - 4, y + 3.5,
+        MarkupEscape(YTickLabel(spec.y, ys, v)));
+  }
+  const std::string y_title = spec.y == YAxis::kSeconds
+                                  ? fmt::format("{} ({})", spec.y_title, ys.suffix)
+                                  : std::string(spec.y_title);
+  out += fmt::format(
+      "\n<text class=\"axis-title\" x=\"12\" y=\"{0:.1f}\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 12 {0:.1f})\">{1}</text>\n",
+      kPadTop + plot_h / 2, MarkupEscape(y_title));
+
+  // x: tick marks and labels, then the axis title below them.
+  const std::vector<AxisTick> ticks =
+      log_x ? LogTimeTicks(spec.x_min, spec.x_max)
+            : ClockTicks(spec.x_min, spec.x_max, spec.wide ? kWideXTicks : kSmallXTicks);
+  for (const AxisTick& t : ticks) {
+    const double x = x_of(t.value);
+    out += fmt::format(
+        "<path d=\"M{0:.1f} {1:.1f}v4\" stroke=\"#9aa4b2\"/>"
+        "<text class=\"tick\" x=\"{0:.1f}\" y=\"{2:.1f}\" text-anchor=\"middle\">{3}</text>",
+        x, plot_bottom, plot_bottom + 14, MarkupEscape(t.label));
+  }
+  out += fmt::format(
+      "\n<text class=\"axis-title\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
+      kPadLeft + plot_w / 2, height - 6, MarkupEscape(spec.x_title));
+  out += fmt::format(
+      "<path d=\"M{0:.1f} {1:.1f}V{2:.1f}H{3:.1f}\" fill=\"none\" "
+      "stroke=\"#9aa4b2\"/>\n",
+      kPadLeft, kPadTop, plot_bottom, kPadLeft + plot_w);
+
+  if (!any_point) {
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">no samples</text>\n", kPadLeft + 8,
+                       kPadTop + plot_h / 2);
+  }
+  size_t legend_row = 0;
+  for (const ChartLine& line : lines) {
+    // Runs of finite points become subpaths; a run of one point is drawn as a zero-length
+    // segment, which the round line cap shows as a dot.
+    std::string d;
+    size_t run = 0;
+    std::pair<double, double> last;
+    auto end_run = [&] {
+      if (run == 1) {
+        d += fmt::format("L{:.1f} {:.1f}", last.first, last.second);
+      }
+      run = 0;
+    };
+    for (const auto& [x, y] : line.points) {
+      if (!std::isfinite(y) || !std::isfinite(x)) {
+        end_run();
+        continue;
+      }
+      last = {x_of(x), y_of(y)};
+      d += fmt::format("{}{:.1f} {:.1f}", run == 0 ? "M" : "L", last.first, last.second);
+      ++run;
+    }
+    end_run();
+    const std::string name = MarkupEscape(line.name);
+    out += fmt::format(
+        "<path class=\"line\" data-series=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"{}\"{} stroke-linejoin=\"round\" stroke-linecap=\"round\">"
+        "<title>{}</title></path>\n",
+        name, d, line.color, line.emphasis ? "2.5" : "1.5",
+        line.emphasis ? " stroke-dasharray=\"6 3\"" : "", name);
+    if (spec.wide && !line.name.empty()) {
+      const double lx = kPadLeft + plot_w + 16;
+      const double ly = kPadTop + 8 + 15 * static_cast<double>(legend_row++);
+      out += fmt::format(
+          "<path d=\"M{0:.1f} {1:.1f}h18\" stroke=\"{2}\" stroke-width=\"{3}\"{4}/>"
+          "<text x=\"{5:.1f}\" y=\"{6:.1f}\">{7}<title>{8}</title></text>\n",
+          lx, ly, line.color, line.emphasis ? "2.5" : "2",
+          line.emphasis ? " stroke-dasharray=\"6 3\"" : "", lx + 24, ly + 3.5,
+          MarkupEscape(Cut(line.name, kLegendNameChars)), name);
+    }
+  }
+  out += "</svg>\n";
+}
+
+}  // namespace replay::internal
