@@ -348,6 +348,41 @@ void WriteTimeToAdmission(JsonWriter& w, const ReplayReport& r) {
   w.EndObject();
 }
 
+// Quota hold times: count, max, mean, then name (in a group), then p10, p50, p90 (byte order).
+void HoldFields(JsonWriter& w, const WaitStats& s, const std::string* name) {
+  w.BeginObject();
+  w.Key("count");
+  w.Int(s.count);
+  w.Key("max");
+  w.RoundedNumber(s.max);
+  w.Key("mean");
+  w.RoundedNumber(s.mean);
+  if (name != nullptr) {
+    w.Key("name");
+    w.String(*name);
+  }
+  w.Key("p10");
+  w.RoundedNumber(s.p10);
+  w.Key("p50");
+  w.RoundedNumber(s.p50);
+  w.Key("p90");
+  w.RoundedNumber(s.p90);
+  w.EndObject();
+}
+
+void WriteQuotaHoldTime(JsonWriter& w, const ReplayReport& r) {
+  w.BeginObject();
+  w.Key("byClusterQueue");
+  w.BeginArray();
+  for (const GroupWaits& g : r.hold_by_cluster_queue) {
+    HoldFields(w, g.stats, &g.name);
+  }
+  w.EndArray();
+  w.Key("overall");
+  HoldFields(w, r.hold_overall, nullptr);
+  w.EndObject();
+}
+
 void WriteUsage(JsonWriter& w, const ReplayReport& r) {
   w.BeginArray();
   for (const ResourceUsage& u : r.usage) {
@@ -397,6 +432,10 @@ std::string FormatReportJson(const ReplayReport& report) {
   if (report.profile) {  // --profile only: other reports stay byte-identical
     w.Key("profile");
     WriteProfileJson(w, *report.profile);
+  }
+  if (report.hold_overall.count > 0) {  // only when something finished
+    w.Key("quotaHoldTime");
+    WriteQuotaHoldTime(w, report);
   }
   if (report.resource_classes.enabled) {
     w.Key("resourceClasses");

@@ -25,6 +25,7 @@ namespace replay {
 struct WaitStats {
   int64_t count = 0;
   double mean = 0;
+  double p10 = 0;  // used for ranges (quota hold times); not written for waits
   double p50 = 0;
   double p90 = 0;
   double p99 = 0;
@@ -205,6 +206,11 @@ struct ReplayReport {
   std::vector<GroupWaits> wait_by_local_queue;
   std::vector<GroupWaits> wait_by_priority;  // sorted by priority, descending
   std::vector<GroupWaits> wait_by_class;     // label tally.dev/class; "" = no label
+  // Quota hold time (QuotaReserved -> quota released) of the workloads that finished, overall and
+  // per ClusterQueue (sorted by name, every ClusterQueue): the runtime distribution `tally
+  // explain --eta --runtimes report.json` learns from (replay/report/eta.h).
+  WaitStats hold_overall;
+  std::vector<GroupWaits> hold_by_cluster_queue;
 
   // --- Usage ---
   std::vector<ResourceUsage> usage;      // sorted by (cluster_queue, flavor, resource)

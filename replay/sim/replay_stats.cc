@@ -36,6 +36,7 @@ WaitStats SummarizeWaits(std::vector<TimeMicros> waits) {
   }
   s.sum = static_cast<double>(sum) / kMicros;
   s.mean = waits.empty() ? 0 : s.sum / static_cast<double>(waits.size());
+  s.p10 = Percentile(waits, 0.10);
   s.p50 = Percentile(waits, 0.50);
   s.p90 = Percentile(waits, 0.90);
   s.p99 = Percentile(waits, 0.99);
@@ -116,6 +117,16 @@ void ReplayStats::OnConfigChanged(TimeMicros now) {
   for (uint32_t i = 0; i < state_.cluster->num_cluster_queues(); ++i) {
     OnUsageChanged(engine::MakeId<CqId>(i), now);
   }
+}
+
+void ReplayStats::OnFinished(CqId cq, TimeMicros hold) {
+  ++report_.finished;
+  if (!engine::IsValid(cq)) {
+    return;
+  }
+  hold = std::max<TimeMicros>(hold, 0);
+  holds_.Record(hold);
+  Cq(cq).holds.Record(hold);
 }
 
 void ReplayStats::OnAdmitted(const engine::Workload& w, uint32_t local_queue,
@@ -286,6 +297,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
   report.end_time = end;
 
   report.wait_overall = waits_.Summarize();
+  report.hold_overall = holds_.Summarize();
   double elapsed = static_cast<double>(std::max<TimeMicros>(end - start_, 0));
   report.pending_at_end = 0;
   report.running_at_end = 0;
@@ -298,6 +310,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
     SyncSlots(cq, acc, end);
     const std::string& name = cluster.Name(cq);
     report.wait_by_cluster_queue.push_back({name, acc.waits.Summarize()});
+    report.hold_by_cluster_queue.push_back({name, acc.holds.Summarize()});
     CqCounts counts;
     counts.name = name;
     counts.admitted = acc.admitted;
@@ -356,6 +369,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
 RawWaits ReplayStats::TakeWaits() {
   RawWaits raw;
   raw.overall = std::move(waits_);
+  raw.holds = std::move(holds_);
   for (const auto& [name, index] : local_queues_) {
     if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
       raw.by_local_queue[name] = std::move(waits_by_local_queue_[index]);
@@ -466,17 +480,20 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.end_time = p.end_time;
     out.sample_times = p.sample_times;
     Append(out.wait_by_cluster_queue, p.wait_by_cluster_queue);
+    Append(out.hold_by_cluster_queue, p.hold_by_cluster_queue);
     Append(out.cluster_queues, p.cluster_queues);
     Append(out.usage, p.usage);
     Append(out.series, p.series);
     RawWaits& w = waits[i];
     all.overall.Merge(w.overall);
+    all.holds.Merge(w.holds);
     Absorb(all.by_local_queue, w.by_local_queue);
     Absorb(all.by_class, w.by_class);
     Absorb(all.by_priority, w.by_priority);
   }
   auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
   std::sort(out.wait_by_cluster_queue.begin(), out.wait_by_cluster_queue.end(), by_name);
+  std::sort(out.hold_by_cluster_queue.begin(), out.hold_by_cluster_queue.end(), by_name);
   std::sort(out.cluster_queues.begin(), out.cluster_queues.end(), by_name);
   std::sort(out.series.begin(), out.series.end(), by_name);
   std::sort(out.usage.begin(), out.usage.end(), [](const auto& a, const auto& b) {
@@ -484,6 +501,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
            < std::tie(b.cluster_queue, b.flavor, b.resource);
   });
   out.wait_overall = all.overall.Summarize();
+  out.hold_overall = all.holds.Summarize();
   out.fallbacks.time_to_start = SummarizeWaits(out.fallbacks.start_samples);
   out.wait_by_local_queue.clear();
   for (const auto& [name, samples] : all.by_local_queue) {

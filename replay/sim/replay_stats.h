@@ -31,6 +31,7 @@ struct RawWaits {
   std::map<std::string, WaitSamples> by_local_queue;
   std::map<std::string, WaitSamples> by_class;
   std::map<int32_t, WaitSamples> by_priority;
+  WaitSamples holds;  // quota hold times of finished workloads
 };
 
 // Count, mean, nearest-rank percentiles and Prometheus buckets of `waits` (µs).
@@ -62,7 +63,9 @@ class ReplayStats {
   void OnEvicted(const std::string& reason, engine::CqId cq);
   void OnRequeued() { ++report_.requeues; }
   void OnDeactivated() { ++report_.deactivated; }
-  void OnFinished() { ++report_.finished; }
+  // A workload finished; `cq` and `hold` (QuotaReserved until the quota was released) when it
+  // held quota, else an invalid id.
+  void OnFinished(engine::CqId cq = engine::kInvalidId<engine::CqId>, engine::TimeMicros hold = 0);
   void OnDeleted() { ++report_.deleted; }
   void OnCycle() { ++report_.cycles; }
   void OnCycleLimit() { ++report_.cycle_limit_hits; }
@@ -99,6 +102,7 @@ class ReplayStats {
   struct CqAccum {
     std::vector<Accum> slots;  // the ClusterQueue's declared (flavor, resource) slots
     WaitSamples waits;
+    WaitSamples holds;
     int64_t admitted = 0;
     int64_t preempted = 0;
     double window_wait_sum = 0;  // seconds, admissions since the last sample
@@ -122,6 +126,7 @@ class ReplayStats {
   std::vector<WaitSamples> waits_by_class_;
   std::map<int32_t, WaitSamples> waits_by_priority_;
   WaitSamples waits_;
+  WaitSamples holds_;
 
   // Series.
   engine::TimeMicros sample_interval_ = 1'000'000;

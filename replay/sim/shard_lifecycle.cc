@@ -146,7 +146,7 @@ void ShardSimulator::Impl::OnRelease(WorkloadId id) {
     case ReleaseCause::kFinished:
       store().Release(id);
       stats.OnUsageChanged(cq, now);
-      stats.OnFinished();
+      stats.OnFinished(cq, now - w.quota_reserved_time);
       LogSimple("Finished", w);
       Forget(id);
       break;

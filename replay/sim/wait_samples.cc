@@ -121,6 +121,7 @@ WaitStats WaitSamples::Summarize() const {
     auto at = [&](double p) {
       return static_cast<double>(sorted[static_cast<size_t>(NearestRank(p, count_) - 1)]) / kMicros;
     };
+    s.p10 = at(0.10);
     s.p50 = at(0.50);
     s.p90 = at(0.90);
     s.p99 = at(0.99);
@@ -139,6 +140,7 @@ WaitStats WaitSamples::Summarize() const {
     }
     return static_cast<double>(max_) / kMicros;  // not reached: the counts add up to count_
   };
+  s.p10 = at(0.10);
   s.p50 = at(0.50);
   s.p90 = at(0.90);
   s.p99 = at(0.99);
