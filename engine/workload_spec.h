@@ -81,6 +81,9 @@ struct WorkloadSpec {
   TimeMicros creation_time = 0;
   // metadata.labels["tally.dev/class"]: the workload class replay reports group by ("" = none).
   std::string workload_class;
+  // metadata.annotations["tally.dev/expected-runtime"] (a Go duration, µs): how long the workload
+  // holds its quota once admitted, as its owner expects; `tally explain --eta` uses it first.
+  std::optional<TimeMicros> expected_runtime;
   std::string queue_name;  // spec.queueName (a LocalQueue in the same namespace)
   // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind:
   // "WorkloadPriorityClass" or "PriorityClass" (the pod one).

@@ -26,6 +26,7 @@ struct Command {
 Command AddValidateCommand(CLI::App& app);
 Command AddScheduleCommand(CLI::App& app);
 Command AddExplainCommand(CLI::App& app);
+Command AddPredictCommand(CLI::App& app);
 Command AddGenerateCommand(CLI::App& app);
 Command AddReplayCommand(CLI::App& app);
 Command AddAuditLogCommand(CLI::App& app);

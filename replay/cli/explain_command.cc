@@ -30,6 +30,12 @@ Command AddExplainCommand(CLI::App& app) {
   AddInputLimitFlags(explain_cmd, {.yaml = true});
   explain_cmd->add_flag("--kueue-scan-reset", explain->kueue_scan_reset,
                         "Reset flavor scans on ClusterQueue generations only, as Kueue does");
+  explain_cmd->add_flag("--eta", explain->eta,
+                        "Predict when it is admitted: the state simulated forward with expected "
+                        "runtimes (docs/explain.md)");
+  explain_cmd->add_option("--runtimes", explain->runtimes,
+                          "A replay's report.json: learn hold times from its quotaHoldTime "
+                          "(implies --eta)");
   explain_cmd->add_option("-o,--output", explain->output, "Output format")
       ->check(CLI::IsMember({"text", "json", "yaml"}));
   return {explain_cmd, [explain] {

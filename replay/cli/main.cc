@@ -24,6 +24,7 @@ int Run(int argc, char** argv) {
   commands.push_back(cli::AddValidateCommand(app));
   commands.push_back(cli::AddScheduleCommand(app));
   commands.push_back(cli::AddExplainCommand(app));
+  commands.push_back(cli::AddPredictCommand(app));
   commands.push_back(cli::AddGenerateCommand(app));
   commands.push_back(cli::AddReplayCommand(app));
   commands.push_back(cli::AddAuditLogCommand(app));

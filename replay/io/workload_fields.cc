@@ -20,6 +20,7 @@
 namespace replay::internal {
 
 constexpr std::string_view kWorkloadClassLabel = "tally.dev/class";
+constexpr std::string_view kExpectedRuntimeAnnotation = "tally.dev/expected-runtime";
 namespace {
 
 constexpr std::string_view kKueueV1beta1 = "kueue.x-k8s.io/v1beta1";
@@ -163,6 +164,19 @@ bool ParseWorkload(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpe
         ctx.StringMap(labels, "metadata.labels").value_or(std::map<std::string, std::string>{});
     if (auto it = map.find(std::string(kWorkloadClassLabel)); it != map.end()) {
       wl.workload_class = it->second;
+    }
+  }
+  if (const YAML::Node annotations = Get(metadata, "annotations"); Present(annotations)) {
+    std::map<std::string, std::string> map = ctx.StringMap(annotations, "metadata.annotations")
+                                                 .value_or(std::map<std::string, std::string>{});
+    if (auto it = map.find(std::string(kExpectedRuntimeAnnotation)); it != map.end()) {
+      engine::StatusOr<int64_t> runtime = ParseGoDuration(it->second);
+      if (runtime.ok()) {
+        wl.expected_runtime = *runtime;
+      } else {
+        ctx.Error(annotations, fmt::format("metadata.annotations[{}]", kExpectedRuntimeAnnotation),
+                  fmt::format("Invalid value: \"{}\": {}", it->second, runtime.status().message()));
+      }
     }
   }
 

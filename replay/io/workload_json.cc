@@ -25,6 +25,7 @@ namespace od = simdjson::ondemand;
 using simdjson::SUCCESS;
 
 constexpr std::string_view kClassLabel = "tally.dev/class";  // as replay/io/workload_fields.cc
+constexpr std::string_view kExpectedRuntimeAnnotation = "tally.dev/expected-runtime";  // as well
 constexpr std::string_view kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
 constexpr std::string_view kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
 constexpr size_t kMaxPodSets = 18;  // replay::internal::kMaxPodSets (yaml-cpp free here)
@@ -598,6 +599,24 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
                  }
                  class_seen = true;
                  wl.workload_class.assign(text);
+               }
+               return true;
+             });
+    }
+    if (key == "annotations") {
+      bool runtime_seen = false;
+      return Once(seen, 32) && ForEachField(field, [&](std::string_view k, od::value v) {
+               std::string_view text;
+               if (!String(v, text)) {
+                 return false;
+               }
+               if (k == kExpectedRuntimeAnnotation) {
+                 engine::StatusOr<int64_t> runtime = ParseGoDuration(text);
+                 if (runtime_seen || !runtime.ok()) {
+                   return false;  // the slow path names the error
+                 }
+                 runtime_seen = true;
+                 wl.expected_runtime = *runtime;
                }
                return true;
              });

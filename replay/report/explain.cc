@@ -10,6 +10,7 @@
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/explain_context.h"
+#include "replay/report/explain_eta.h"
 #include "replay/report/explain_reason.h"
 #include "replay/sim/cluster_state.h"
 #include "replay/sim/decision_output.h"
@@ -169,7 +170,8 @@ void WriteUnevaluatedJson(std::string_view key, const engine::Workload* w, const
 void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::CycleEntry& e,
                const ExplainVerdict& verdict, const std::optional<QueuePosition>& queue,
                const std::optional<QuotaHolders>& holders,
-               const std::optional<engine::QuotaSuggestion>& suggestion, JsonWriter& out) {
+               const std::optional<engine::QuotaSuggestion>& suggestion, const EtaAnswer* eta,
+               JsonWriter& out) {
   const Cluster& c = *s.cluster;
   const engine::Assignment& a = e.assignment;
   out.BeginObject();
@@ -247,6 +249,10 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
   out.EndObject();
   out.Key("clusterQueue");
   out.String(engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "");
+  if (eta != nullptr) {
+    out.Key("eta");
+    WriteEtaJson(*eta, out);
+  }
   if (!w.fallback.empty()) {
     out.Key("flavorAssignmentHistory");
     WriteFlavorHistoryJson(c, w.fallback, out);
@@ -331,7 +337,8 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
                        const engine::CycleEntry& e, const ExplainVerdict& verdict,
                        const std::optional<QueuePosition>& queue,
                        const std::optional<QuotaHolders>& holders,
-                       const std::optional<engine::QuotaSuggestion>& suggestion) {
+                       const std::optional<engine::QuotaSuggestion>& suggestion,
+                       const EtaAnswer* eta) {
   const Cluster& c = *s.cluster;
   const engine::Assignment& a = e.assignment;
   std::string out = fmt::format(
@@ -339,6 +346,9 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
       w.priority, w.local_queue,
       engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "<none>", FormatRfc3339(s.now));
   out += fmt::format("Why: {}: {}\n", verdict.code, verdict.sentence);
+  if (eta != nullptr) {
+    out += FormatEtaText(*eta);
+  }
   if (queue) {
     out += fmt::format("\nQueue: {} in ClusterQueue {}", queue->location, c.Name(w.cluster_queue));
     out += queue->position > 0
@@ -432,48 +442,93 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
   return out;
 }
 
-void PrintUnevaluated(const ExplainOptions& options, const engine::Workload* w,
-                      const ExplainVerdict& v) {
+void PrintUnevaluated(const ExplainOptions& options, const std::string& workload,
+                      const engine::Workload* w, const ExplainVerdict& v) {
   if (options.output != "text") {
     JsonWriter out;
-    WriteUnevaluatedJson(options.workload, w, v, out);
+    WriteUnevaluatedJson(workload, w, v, out);
     std::fputs(ToOutputFormat(out.str() + "\n", options.output).c_str(), stdout);
     return;
   }
   std::printf(
       "Workload %s (%s), LocalQueue %s: not evaluated\nWhy: %s: %s\n\nWhat would admit it: "
       "%s\n",
-      options.workload.c_str(), w == nullptr ? "QuotaReserved" : Status(*w).c_str(),
+      workload.c_str(), w == nullptr ? "QuotaReserved" : Status(*w).c_str(),
       w == nullptr ? "-" : w->local_queue.c_str(), v.code.c_str(), v.sentence.c_str(),
       v.remedy.c_str());
 }
 
 }  // namespace
 
+// `tally predict`: the Workload of options.submit becomes the one explained (its key into
+// `workload`); created at `now` when it has no creationTimestamp (the state is rebuilt then).
+// Returns an exit status, 0 when it can be explained.
+int PrepareSubmission(const ExplainOptions& options, ClusterState& state, std::string& workload) {
+  std::vector<engine::WorkloadSpec*> submitted;
+  for (engine::WorkloadSpec& spec : state.load.spec.workloads) {
+    if (spec.source.file == options.submit) {
+      submitted.push_back(&spec);
+    }
+  }
+  if (submitted.size() != 1) {
+    std::fprintf(stderr, "error: %s: wants exactly one Workload to predict, found %zu\n",
+                 options.submit.c_str(), submitted.size());
+    return 2;
+  }
+  engine::WorkloadSpec& spec = *submitted.front();
+  workload = spec.name_space + "/" + spec.name;
+  if (spec.admission) {
+    std::fprintf(stderr,
+                 "error: %s: Workload %s already holds quota (status.admission): `tally predict` "
+                 "is for a workload not yet submitted; use `tally explain --eta`\n",
+                 options.submit.c_str(), workload.c_str());
+    return 2;
+  }
+  if (spec.creation_time == 0) {
+    spec.creation_time = state.now;
+    ClusterStateOptions again;
+    again.now = state.now;
+    again.feature_gates = options.feature_gates;
+    again.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
+    LoadResult load = std::move(state.load);
+    state = BuildClusterState(std::move(load), again);
+  }
+  return 0;
+}
+
 int RunExplain(const ExplainOptions& options) {
   ClusterState state;
-  if (int status = LoadStateForCommand(options.files, options.now, options.kueue_scan_reset,
+  std::vector<std::string> files = options.files;
+  if (!options.submit.empty()) {
+    files.push_back(options.submit);
+  }
+  if (int status = LoadStateForCommand(files, options.now, options.kueue_scan_reset,
                                        options.feature_gates, state);
       status != 0) {
     return status;
   }
-  std::optional<engine::WorkloadId> id = state.store->Find(options.workload);
+  std::string workload = options.workload;
+  if (!options.submit.empty()) {
+    if (int status = PrepareSubmission(options, state, workload); status != 0) {
+      return status;
+    }
+  }
+  std::optional<engine::WorkloadId> id = state.store->Find(workload);
   if (!id
-      && std::find(state.admitted_to_undefined.begin(), state.admitted_to_undefined.end(),
-                   options.workload)
+      && std::find(state.admitted_to_undefined.begin(), state.admitted_to_undefined.end(), workload)
              != state.admitted_to_undefined.end()) {
-    PrintUnevaluated(options, nullptr, DiagnoseAdmittedToUndefined(options.workload));
+    PrintUnevaluated(options, workload, nullptr, DiagnoseAdmittedToUndefined(workload));
     return 0;
   }
   if (!id) {
     std::fprintf(stderr, "error: no Workload %s in the input (want NAMESPACE/NAME)\n",
-                 options.workload.c_str());
+                 workload.c_str());
     return 1;
   }
   const engine::Workload& w = state.store->Get(*id);
   if (!engine::IsValid(w.cluster_queue)) {
     // Not an error of the command: why it waits is the answer (LocalQueueNotFound, ...).
-    PrintUnevaluated(options, &w, DiagnoseWorkload(state, w, nullptr));
+    PrintUnevaluated(options, workload, &w, DiagnoseWorkload(state, w, nullptr));
     return 0;
   }
   engine::CycleEntry entry = state.scheduler->Evaluate(*id, state.now);
@@ -494,12 +549,37 @@ int RunExplain(const ExplainOptions& options) {
   if (verdict.quota_is_the_cause) {
     holders = FindQuotaHolders(state, w, entry);
   }
+  std::optional<EtaAnswer> eta;
+  if (options.eta || !options.runtimes.empty()) {
+    eta.emplace();
+    eta->runtimes_file = options.runtimes;
+    if (EtaApplies(verdict.code)) {
+      RuntimeModel model;
+      if (!options.runtimes.empty()) {
+        engine::StatusOr<RuntimeModel> m = RuntimeModel::FromReportJson(options.runtimes);
+        if (!m.ok()) {
+          std::fprintf(stderr, "error: --runtimes: %s\n", m.status().message().c_str());
+          return 2;
+        }
+        model = std::move(m).value();
+      }
+      ClusterStateOptions again;
+      again.now = state.now;
+      again.feature_gates = options.feature_gates;
+      again.scheduler.cohort_generation_resets_scan = !options.kueue_scan_reset;
+      eta->prediction = PredictAdmission(state.load, again, workload, model);
+    } else {
+      eta->reason_code = verdict.code;
+    }
+  }
+  const EtaAnswer* eta_answer = eta ? &*eta : nullptr;
   if (options.output != "text") {
     JsonWriter out;
-    WriteJson(state, w, entry, verdict, queue, holders, suggestion, out);
+    WriteJson(state, w, entry, verdict, queue, holders, suggestion, eta_answer, out);
     std::fputs(ToOutputFormat(out.str() + "\n", options.output).c_str(), stdout);
   } else {
-    std::fputs(FormatText(state, w, entry, verdict, queue, holders, suggestion).c_str(), stdout);
+    std::fputs(FormatText(state, w, entry, verdict, queue, holders, suggestion, eta_answer).c_str(),
+               stdout);
   }
   return 0;
 }

@@ -21,6 +21,13 @@ struct ExplainOptions {
   // --feature-gates: Kueue feature gates over the Configuration's featureGates
   // (docs/feature-gates.md).
   std::vector<std::pair<std::string, bool>> feature_gates;
+  // --eta: predict when it is admitted (replay/report/eta.h); --runtimes REPORT.json: hold
+  // times learned from a replay (implies --eta).
+  bool eta = false;
+  std::string runtimes;
+  // `tally predict`: a file holding one Workload not yet submitted. It is loaded with `files`,
+  // created at `now` when it has no creationTimestamp, and is the workload explained.
+  std::string submit;
 };
 
 int RunExplain(const ExplainOptions& options);

@@ -223,6 +223,7 @@ std::vector<std::string> Diff(const engine::WorkloadSpec& a, const engine::Workl
   d.Eq("uid", a.uid, b.uid);
   d.Eq("creation_time", a.creation_time, b.creation_time);
   d.Eq("workload_class", a.workload_class, b.workload_class);
+  d.Eq("expected_runtime", a.expected_runtime, b.expected_runtime);
   d.Eq("queue_name", a.queue_name, b.queue_name);
   d.Eq("priority_class_name", a.priority_class_name, b.priority_class_name);
   d.Eq("priority_class_kind", a.priority_class_kind, b.priority_class_kind);
@@ -518,6 +519,9 @@ TEST(WorkloadJsonTest, EdgeCasesTakeTheFastPathAndAgree) {
               {"uid, class label, other labels, creationTimestamp",
                Wl(PodSpec(kCpu1),
                   R"("name":"w","namespace":"ns","uid":"u-1","creationTimestamp":"2024-03-19T21:49:17.25+01:00","labels":{"a":"b","tally.dev/class":"big"})")},
+              {"expected-runtime annotation",
+               Wl(PodSpec(kCpu1),
+                  R"("name":"w","annotations":{"x":"y","tally.dev/expected-runtime":"1h30m"})")},
               {"kubectl metadata",
                Wl(PodSpec(kCpu1),
                   R"("name":"w","namespace":"ns","resourceVersion":"12","generation":3,"annotations":{"x":"y"},"ownerReferences":[{"kind":"Job","name":"j","controller":true}],"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}],"generateName":"w-")")},
@@ -595,6 +599,8 @@ TEST(WorkloadJsonTest, InvalidObjectsFallBack) {
       {"bad creationTimestamp",
        Wl(ok_spec, R"("name":"w","creationTimestamp":"2024-13-01T00:00:00Z")")},
       {"label value a map", Wl(ok_spec, R"("name":"w","labels":{"a":{"b":"c"}})")},
+      {"expected-runtime not a duration",
+       Wl(ok_spec, R"("name":"w","annotations":{"tally.dev/expected-runtime":"soon"})")},
       {"bad queueName",
        Wl(R"("queueName":"Bad_Q","podSets":[{"template":{"spec":{"containers":[]}}}])")},
       {"19 pod sets", Wl("\"podSets\":[" + many + "]")},
