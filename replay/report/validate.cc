@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "engine/cluster.h"
 #include "replay/io/json_to_yaml.h"
@@ -107,10 +108,21 @@ std::vector<engine::ResourceClassStatus> ClassStatus(const LoadResult& result,
 
 int RunValidate(const ValidateOptions& options) {
   LoadResult result = LoadManifestFiles(options.files);
-  engine::Cluster cluster;
+  engine::Cluster bare;
   if (result.ok()) {
-    cluster.Apply(result.spec);
+    bare.Apply(result.spec);
   }
+  // The forest's usage column: the Workloads the manifests record as admitted (status.admission)
+  // charged as `schedule` and `explain` charge them. Without Workloads, or when one of them is
+  // refused (validate reports manifests, not Workloads), the bare tree.
+  std::optional<ClusterState> charged;
+  if (result.ok() && !result.spec.workloads.empty()) {
+    charged.emplace(BuildClusterState(result, ClusterStateOptions{}));
+    if (!charged->ok()) {
+      charged.reset();
+    }
+  }
+  const engine::Cluster& cluster = charged ? *charged->cluster : bare;
   if (options.output != "text") {
     JsonWriter out;
     out.BeginObject();
@@ -159,6 +171,10 @@ int RunValidate(const ValidateOptions& options) {
     return 1;
   }
   std::fputs("\n", stdout);
+  if (charged) {
+    std::fprintf(stdout, "Usage: %d admitted Workload(s) charged (status.admission)\n",
+                 charged->workloads_reserved);
+  }
   std::fputs(FormatForestText(cluster).c_str(), stdout);
   if (cluster.devices().HasClasses()) {
     std::fputs("\nResourceClass status (allocatable / requested devices):\n", stdout);
