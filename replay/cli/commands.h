@@ -14,6 +14,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }  // namespace CLI
 
 namespace replay::cli {
@@ -34,6 +35,9 @@ Command AddDiffCommand(CLI::App& app);
 Command AddGateCommand(CLI::App& app);
 Command AddSweepCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
+// Manifest paths: each an existing file or directory, or `-` for standard input (validate,
+// schedule, replay --manifests; replay/cli/manifest_paths.cc).
+CLI::Option* CheckManifestPaths(CLI::Option* option);
 // `--feature-gates Name=bool,...` on a command that schedules (schedule, explain, replay, sweep):
 // Kueue's feature gates, overriding the Configuration's featureGates (docs/feature-gates.md). An
 // unknown gate name or a bad bool is a flag error. Shared by those commands

@@ -44,7 +44,7 @@ Command AddExplainCommand(CLI::App& app) {
               explain->files.pop_back();
             }
             for (const std::string& f : explain->files) {
-              if (!std::filesystem::exists(f)) {
+              if (f != "-" && !std::filesystem::exists(f)) {  // `-`: standard input
                 std::fprintf(stderr, "error: %s: no such file or directory\n", f.c_str());
                 return 2;
               }

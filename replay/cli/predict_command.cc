@@ -39,7 +39,7 @@ Command AddPredictCommand(CLI::App& app) {
             predict->files.pop_back();
             predict->eta = true;
             for (const std::string& f : predict->files) {
-              if (!std::filesystem::exists(f)) {
+              if (f != "-" && !std::filesystem::exists(f)) {  // `-`: standard input
                 std::fprintf(stderr, "error: %s: no such file or directory\n", f.c_str());
                 return 2;
               }

@@ -14,11 +14,10 @@ Command AddReplayCommand(CLI::App& app) {
   auto replay_opts = std::make_shared<replay::ReplayOptions>();
   CLI::App* replay_cmd = app.add_subcommand(
       "replay", "Replay workload events on a virtual clock and report what admission looked like");
-  replay_cmd
-      ->add_option("--manifests", replay_opts->manifests,
-                   "YAML manifests: the configuration at the start of the trace")
-      ->required()
-      ->check(CLI::ExistingPath);
+  CheckManifestPaths(replay_cmd
+                         ->add_option("--manifests", replay_opts->manifests,
+                                      "YAML manifests: the configuration at the start of the trace")
+                         ->required());
   replay_cmd
       ->add_option("--events", replay_opts->events,
                    "Event trace, JSON lines (tally.events/v1), plain or gzip; - for stdin")

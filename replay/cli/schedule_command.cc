@@ -14,9 +14,9 @@ Command AddScheduleCommand(CLI::App& app) {
   auto schedule = std::make_shared<replay::ScheduleOptions>();
   CLI::App* schedule_cmd = app.add_subcommand(
       "schedule", "Run Kueue scheduling cycles at one instant on a dump of cluster state");
-  schedule_cmd->add_option("files", schedule->files, "YAML files or directories")
-      ->required()
-      ->check(CLI::ExistingPath);
+  CheckManifestPaths(
+      schedule_cmd->add_option("files", schedule->files, "YAML files or directories, - for stdin")
+          ->required());
   schedule_cmd
       ->add_option("--cycles", schedule->cycles,
                    "Number of cycles (default: until a cycle changes nothing)")

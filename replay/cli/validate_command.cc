@@ -15,9 +15,10 @@ Command AddValidateCommand(CLI::App& app) {
   CLI::App* validate_cmd = app.add_subcommand(
       "validate",
       "Load Kueue manifests, validate them as Kueue's webhooks do, print the cohort forest");
-  validate_cmd->add_option("files", validate->files, "YAML manifest files or directories")
-      ->required()
-      ->check(CLI::ExistingPath);
+  CheckManifestPaths(validate_cmd
+                         ->add_option("files", validate->files,
+                                      "YAML or JSON manifest files or directories, - for stdin")
+                         ->required());
   validate_cmd->add_option("-o,--output", validate->output, "Output format")
       ->check(CLI::IsMember({"text", "json", "yaml"}));
   AddInputLimitFlags(validate_cmd, {.yaml = true});

@@ -7,6 +7,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -85,6 +86,12 @@ class Loader {
   explicit Loader(LoadResult& result) : result_(result) {}
 
   void LoadFile(const std::string& path) {
+    if (path == kStdinPath) {  // `-`: the manifests come on standard input
+      std::ostringstream buffer;
+      buffer << std::cin.rdbuf();
+      LoadText(buffer.str(), std::string(kStdinName));
+      return;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
       const std::error_code ec(errno, std::generic_category());
@@ -422,12 +429,17 @@ std::vector<std::string> ExpandManifestPaths(const std::vector<std::string>& pat
     for (auto it = std::filesystem::recursive_directory_iterator(path, ec);
          !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
       const std::filesystem::path& p = it->path();
-      if (it->is_regular_file(ec) && (p.extension() == ".yaml" || p.extension() == ".yml")) {
+      // kubectl get -o json writes one object or a List per file: JSON is YAML's flow style.
+      if (it->is_regular_file(ec)
+          && (p.extension() == ".yaml" || p.extension() == ".yml" || p.extension() == ".json")) {
         found.push_back(p.string());
       }
     }
     if (ec) {
-      unlisted.push_back({path, ec.message()});
+      unlisted.push_back({path, "cannot list directory: " + ec.message()});
+    } else if (found.empty()) {
+      // Nothing loaded from a directory is a mistake to say, not an empty cluster to accept.
+      unlisted.push_back({path, "holds no .yaml, .yml or .json file"});
     }
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
@@ -466,7 +478,7 @@ LoadResult LoadManifestFiles(const std::vector<std::string>& paths) {
   std::vector<UnlistedDirectory> unlisted;
   std::vector<std::string> files = ExpandManifestPaths(paths, unlisted);
   for (const UnlistedDirectory& u : unlisted) {
-    loader.AddFileError(u.path, 0, fmt::format("cannot list directory: {}", u.reason));
+    loader.AddFileError(u.path, 0, u.reason);
   }
   for (const std::string& file : files) {
     loader.LoadFile(file);

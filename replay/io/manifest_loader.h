@@ -63,19 +63,27 @@ struct LoadResult {
   bool ok() const { return errors.empty(); }
 };
 
-// A directory ExpandManifestPaths could not list, and why.
+// A directory ExpandManifestPaths could not list or found empty, and why ("cannot list
+// directory: Permission denied", "holds no .yaml, .yml or .json file").
 struct UnlistedDirectory {
   std::string path;
   std::string reason;
 };
 
-// Directories expand to the *.yaml / *.yml files under them (recursively, sorted by path); other
-// paths stay as given, in order. Directories that cannot be listed go to `unlisted`.
+// `-` as a manifest path: standard input, named <stdin> in messages.
+inline constexpr std::string_view kStdinPath = "-";
+inline constexpr std::string_view kStdinName = "<stdin>";
+
+// Directories expand to the *.yaml / *.yml / *.json files under them (recursively, sorted by
+// path; JSON is read as YAML: one object or List per file, as kubectl get -o json writes);
+// other paths stay as given, in order. Directories that cannot be listed, or hold none of those
+// files, go to `unlisted`.
 std::vector<std::string> ExpandManifestPaths(const std::vector<std::string>& paths,
                                              std::vector<UnlistedDirectory>& unlisted);
 
-// Loads every path in order; a directory is expanded to the *.yaml / *.yml files under it
-// (recursively, sorted by path). Objects from all files go into one spec, validated once.
+// Loads every path in order; a directory is expanded to the *.yaml / *.yml / *.json files under
+// it (recursively, sorted by path); `-` reads standard input. Objects from all files go into one
+// spec, validated once.
 LoadResult LoadManifestFiles(const std::vector<std::string>& paths);
 
 // Loads one YAML text; `file_name` is only used in messages.

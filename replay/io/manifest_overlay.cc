@@ -423,8 +423,8 @@ engine::StatusOr<Manifests> Manifests::Load(const std::vector<std::string>& path
   std::vector<UnlistedDirectory> unlisted;
   std::vector<std::string> files = ExpandManifestPaths(paths, unlisted);
   if (!unlisted.empty()) {
-    return engine::InvalidArgument(fmt::format("{}: cannot list directory: {}",
-                                               unlisted.front().path, unlisted.front().reason));
+    return engine::InvalidArgument(
+        fmt::format("{}: {}", unlisted.front().path, unlisted.front().reason));
   }
   Manifests all;
   for (const std::string& file : files) {

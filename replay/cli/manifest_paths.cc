@@ -1,0 +1,22 @@
+// File: replay/cli/manifest_paths.cc
+//
+// CheckManifestPaths (replay/cli/commands.h): CLI11's ExistingPath, or `-` (standard input, read
+// by replay/io/manifest_loader.cc).
+#include <string>
+
+#include "replay/cli/commands.h"
+
+#include <CLI/CLI.hpp>
+
+namespace replay::cli {
+
+CLI::Option* CheckManifestPaths(CLI::Option* option) {
+  static const CLI::Validator kPathOrStdin(
+      [](std::string& value) -> std::string {
+        return value == "-" ? std::string() : CLI::ExistingPath(value);
+      },
+      "PATH or -");
+  return option->check(kPathOrStdin);
+}
+
+}  // namespace replay::cli
