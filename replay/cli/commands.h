@@ -35,6 +35,9 @@ Command AddDiffCommand(CLI::App& app);
 Command AddGateCommand(CLI::App& app);
 Command AddSweepCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
+// After CLI11 refused a command line: "did you mean" lines for a mistyped subcommand or flag
+// (replay/cli/suggest.cc), empty when nothing is close.
+std::vector<std::string> SuggestFixes(const CLI::App& app, int argc, char** argv);
 // Manifest paths: each an existing file or directory, or `-` for standard input (validate,
 // schedule, replay --manifests; replay/cli/manifest_paths.cc).
 CLI::Option* CheckManifestPaths(CLI::Option* option);

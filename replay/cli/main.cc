@@ -4,6 +4,7 @@
 // (replay/cli/commands.h); this file adds them, parses and runs the one given.
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,11 @@ int Run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
+    if (code != 0) {
+      for (const std::string& hint : cli::SuggestFixes(app, argc, argv)) {
+        std::fprintf(stderr, "%s\n", hint.c_str());
+      }
+    }
     return code == 0 ? 0 : 2;
   }
   for (const cli::Command& command : commands) {

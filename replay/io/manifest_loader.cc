@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "engine/config_validation.h"
+#include "replay/io/closest_match.h"
 #include "replay/io/device_fields.h"
 #include "replay/io/flavor_supply_fields.h"
 #include "replay/io/input_limits.h"
@@ -328,6 +329,20 @@ class Loader {
     }
     ++result_.skipped_unknown;
     ++result_.skipped_by_kind[group.empty() ? kind : fmt::format("{}.{}", kind, group)];
+    // A kind of Kueue's group (or tally's) that is one typo away from one tally reads: most
+    // likely meant as that one, and skipping it silently would change the cluster.
+    if (group == kKueueGroup || group == kReplayGroup) {
+      std::vector<std::string> known;
+      for (const KindInfo& info : kKueueKinds) {
+        known.emplace_back(info.kind);
+      }
+      known.emplace_back("FlavorSupply");
+      if (std::optional<std::string> m = ClosestMatch(kind, known)) {
+        result_.warnings.push_back(LoadError{
+            file, document, line, kind, "", "kind",
+            fmt::format("not a kind of {} tally reads (skipped); did you mean {}?", group, *m)});
+      }
+    }
   }
 
   void LoadList(const YAML::Node& list, const YAML::Node& items, const std::string& file,

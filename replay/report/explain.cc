@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/quota_advisor.h"
+#include "replay/io/closest_match.h"
 #include "replay/io/json_to_yaml.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
@@ -523,6 +524,15 @@ int RunExplain(const ExplainOptions& options) {
   if (!id) {
     std::fprintf(stderr, "error: no Workload %s in the input (want NAMESPACE/NAME)\n",
                  workload.c_str());
+    std::vector<std::string> keys;
+    for (uint32_t i = 0; i < state.store->size(); ++i) {
+      if (const auto wid = engine::MakeId<engine::WorkloadId>(i); state.store->Contains(wid)) {
+        keys.push_back(state.store->Get(wid).key);
+      }
+    }
+    if (std::optional<std::string> m = ClosestMatch(workload, keys)) {
+      std::fprintf(stderr, "did you mean %s?\n", m->c_str());
+    }
     return 1;
   }
   const engine::Workload& w = state.store->Get(*id);
