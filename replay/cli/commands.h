@@ -35,6 +35,8 @@ Command AddDiffCommand(CLI::App& app);
 Command AddGateCommand(CLI::App& app);
 Command AddSweepCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
+// `tally completion bash|zsh`, from the flags of every command added before it.
+Command AddCompletionCommand(CLI::App& app);
 // After CLI11 refused a command line: "did you mean" lines for a mistyped subcommand or flag
 // (replay/cli/suggest.cc), empty when nothing is close.
 std::vector<std::string> SuggestFixes(const CLI::App& app, int argc, char** argv);

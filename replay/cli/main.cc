@@ -36,6 +36,7 @@ int Run(int argc, char** argv) {
   for (cli::Command& source : cli::AddImportCommands(app)) {
     commands.push_back(std::move(source));
   }
+  commands.push_back(cli::AddCompletionCommand(app));
 
   try {
     app.parse(argc, argv);
