@@ -40,7 +40,8 @@ Command AddReplayCommand(CLI::App& app) {
                    "(nominate afresh and fail if a reused one would have differed)")
       ->check(CLI::IsMember({"on", "off", "verify"}))
       ->capture_default_str();
-  replay_cmd->add_flag("--quiet,-q", replay_opts->quiet, "No summary on stdout");
+  replay_cmd->add_flag("--quiet,-q", replay_opts->quiet,
+                       "No summary on stdout, no progress on stderr");
   replay_cmd->add_flag("!--no-progress", replay_opts->progress, "No progress bar on stderr");
   replay_cmd
       ->add_option("--threads,-j", replay_opts->threads,

@@ -93,7 +93,8 @@ int RunReplay(const ReplayOptions& options) {
   SimulatorOptions sim;
   sim.strict = options.strict;
   sim.timings = !options.no_timings;
-  sim.progress = options.progress && isatty(fileno(stderr)) != 0;
+  sim.progress = options.progress && !options.quiet;  // -q: nothing but errors
+  sim.progress_tty = isatty(fileno(stderr)) != 0;
   if (!ParseDurationFlag("--pods-ready-delay", options.pods_ready_delay, sim.pods_ready_delay)
       || !ParseDurationFlag("--admission-check-delay", options.admission_check_delay,
                             sim.admission_check_delay)) {

@@ -55,9 +55,11 @@ struct SimulatorOptions {
   // Set (by a signal handler) to stop: the replay ends after the batch it is replaying, without
   // running the time after it, and the report says interrupted. Null: never.
   const std::atomic<bool>* stop = nullptr;
-  bool strict = false;        // stop at the first rejected event
-  bool timings = true;        // measure wall-clock engine cost
-  bool progress = false;      // progress bar on stderr
+  bool strict = false;    // stop at the first rejected event
+  bool timings = true;    // measure wall-clock engine cost
+  bool progress = false;  // progress on stderr
+  // A terminal: a bar redrawn every 0.5 s. Otherwise (a log, CI) one plain line every 10 s.
+  bool progress_tty = true;
   int threads = 0;            // worker threads; 0 = one per core
   size_t batch_lines = 8192;  // lines read and parsed per batch
   // Trace lines read ahead of the slowest shard at most (whole batches, at least one): shards
