@@ -37,6 +37,9 @@ Command AddSweepCommand(CLI::App& app);
 Command AddMergeCommand(CLI::App& app);
 // `tally completion bash|zsh`, from the flags of every command added before it.
 Command AddCompletionCommand(CLI::App& app);
+// A command's flags as typed: `--name` for long names, `-n` for short ones (replay/cli/suggest.cc;
+// "did you mean" and the completion scripts).
+std::vector<std::string> FlagNames(const CLI::App& command);
 // After CLI11 refused a command line: "did you mean" lines for a mistyped subcommand or flag
 // (replay/cli/suggest.cc), empty when nothing is close.
 std::vector<std::string> SuggestFixes(const CLI::App& app, int argc, char** argv);

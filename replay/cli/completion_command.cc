@@ -23,19 +23,6 @@ std::string Words(const std::vector<std::string>& words) {
   return out;
 }
 
-std::vector<std::string> Flags(const CLI::App& command) {
-  std::vector<std::string> flags;
-  for (const CLI::Option* option : command.get_options()) {
-    for (const std::string& l : option->get_lnames()) {
-      flags.push_back("--" + l);
-    }
-    for (const std::string& s : option->get_snames()) {
-      flags.push_back("-" + s);
-    }
-  }
-  return flags;
-}
-
 std::vector<const CLI::App*> Subcommands(const CLI::App& app) {
   return app.get_subcommands([](const CLI::App*) { return true; });
 }
@@ -50,10 +37,10 @@ std::string BashScript(const CLI::App& app) {
     for (const CLI::App* source : Subcommands(*sub)) {
       nested.push_back(source->get_name());
       nested_cases +=
-          "        " + source->get_name() + ") opts=\"" + Words(Flags(*source)) + "\" ;;\n";
+          "        " + source->get_name() + ") opts=\"" + Words(FlagNames(*source)) + "\" ;;\n";
     }
     if (nested.empty()) {
-      cases += "    " + sub->get_name() + ") opts=\"" + Words(Flags(*sub)) + "\" ;;\n";
+      cases += "    " + sub->get_name() + ") opts=\"" + Words(FlagNames(*sub)) + "\" ;;\n";
     } else {
       cases += "    " + sub->get_name() + ")\n      if ((COMP_CWORD == 2)); then\n"
                + "        mapfile -t COMPREPLY < <(compgen -W \"" + Words(nested)

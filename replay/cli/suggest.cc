@@ -12,7 +12,6 @@
 #include <CLI/CLI.hpp>
 
 namespace replay::cli {
-namespace {
 
 std::vector<std::string> FlagNames(const CLI::App& command) {
   std::vector<std::string> names;
@@ -26,8 +25,6 @@ std::vector<std::string> FlagNames(const CLI::App& command) {
   }
   return names;
 }
-
-}  // namespace
 
 std::vector<std::string> SuggestFixes(const CLI::App& app, int argc, char** argv) {
   std::vector<std::string> out;
