@@ -17,6 +17,7 @@
 #include "replay/report/html_table.h"
 #include "replay/report/report_writers.h"
 #include "replay/sim/replay_report.h"
+#include "test/replay/report/wait_stats_fixture.h"
 
 namespace replay {
 namespace {
@@ -67,27 +68,7 @@ std::vector<std::vector<std::pair<double, double>>> LinePoints(std::string_view 
   return lines;
 }
 
-// Waits (seconds) summarised as the simulator does, with cumulative buckets over WaitBuckets().
-WaitStats Stats(const std::vector<double>& waits) {
-  WaitStats s;
-  s.count = static_cast<int64_t>(waits.size());
-  for (double w : waits) {
-    s.sum += w;
-    s.max = std::max(s.max, w);
-  }
-  s.mean = waits.empty() ? 0 : s.sum / static_cast<double>(waits.size());
-  s.p50 = waits.empty() ? 0 : waits[waits.size() / 2];
-  s.p90 = s.max;
-  s.p99 = s.max;
-  for (double bound : WaitBuckets()) {
-    int64_t n = 0;
-    for (double w : waits) {
-      n += w <= bound ? 1 : 0;
-    }
-    s.cumulative_buckets.push_back(n);
-  }
-  return s;
-}
+using testing_report::Stats;
 
 // A 16-hour replay of `queues` ClusterQueues sampled every 10 minutes; cq-i's waits grow with i.
 ReplayReport MultiHourReport(int queues) {

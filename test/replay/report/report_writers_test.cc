@@ -19,6 +19,7 @@
 #include <simdjson.h>
 
 #include "replay/sim/replay_report.h"
+#include "test/replay/report/wait_stats_fixture.h"
 
 namespace replay {
 namespace {
@@ -36,27 +37,7 @@ std::vector<std::string_view> Lines(std::string_view text) {
   return lines;
 }
 
-// Wait statistics of `waits` (seconds), with Prometheus buckets over WaitBuckets().
-WaitStats Stats(const std::vector<double>& waits) {
-  WaitStats s;
-  s.count = static_cast<int64_t>(waits.size());
-  for (double w : waits) {
-    s.sum += w;
-    s.max = std::max(s.max, w);
-  }
-  s.mean = waits.empty() ? 0 : s.sum / static_cast<double>(waits.size());
-  s.p50 = waits.empty() ? 0 : waits[waits.size() / 2];
-  s.p90 = s.max;
-  s.p99 = s.max;
-  for (double bound : WaitBuckets()) {
-    int64_t n = 0;
-    for (double w : waits) {
-      n += w <= bound ? 1 : 0;
-    }
-    s.cumulative_buckets.push_back(n);
-  }
-  return s;
-}
+using testing_report::Stats;
 
 ReplayReport SampleReport() {
   ReplayReport r;
