@@ -22,6 +22,7 @@
 #include "replay/io/parallel_reader.h"
 #include "replay/io/time_parse.h"
 #include "replay/sim/latency_histogram.h"
+#include "replay/sim/progress_bar.h"
 #include "replay/sim/replay_stats.h"
 #include "replay/sim/shard_pipeline.h"
 #include "replay/sim/sharded_replay.h"
@@ -78,62 +79,6 @@ class SpooledStdin {
 
  private:
   std::string path_;
-};
-
-// Progress on stderr: on a terminal a bar redrawn every 0.5 s; in a log one plain line every
-// 10 s, so that CI logs show a long replay moving without a carriage-return mess. Phases:
-// "replaying" while the trace is read and replayed, "draining" once it is read and the shards
-// run to the end, "done" on the last line.
-class ProgressBar {
- public:
-  ProgressBar(bool enabled, bool tty, const std::string& path) : enabled_(enabled), tty_(tty) {
-    if (enabled_) {
-      std::error_code ec;
-      uintmax_t size = std::filesystem::file_size(path, ec);
-      file_size_ = ec ? 0 : static_cast<int64_t>(size);
-    }
-  }
-  void Show(int64_t file_bytes, int64_t events, TimeMicros now, bool final,
-            const char* phase = "replaying") {
-    if (!enabled_) {
-      return;
-    }
-    auto wall = std::chrono::steady_clock::now();
-    if (!final
-        && wall - last_ < (tty_ ? std::chrono::milliseconds(500) : std::chrono::seconds(10))) {
-      return;
-    }
-    last_ = wall;
-    double seconds = std::chrono::duration<double>(wall - start_).count();
-    double rate = seconds > 0 ? static_cast<double>(events) / seconds : 0;
-    double fraction =
-        file_size_ > 0 ? static_cast<double>(file_bytes) / static_cast<double>(file_size_) : 0;
-    fraction = std::clamp(fraction, 0.0, 1.0);
-    double eta = fraction > 0 ? seconds * (1 - fraction) / fraction : 0;
-    if (!tty_) {
-      std::fprintf(stderr,
-                   "tally replay: %s %3.0f%%, %lld events, %.0f ev/s, ETA %.0fs, virtual %s\n",
-                   final ? "done" : phase, fraction * 100, static_cast<long long>(events), rate,
-                   final ? 0.0 : eta, FormatRfc3339(now).c_str());
-      return;
-    }
-    constexpr int kWidth = 30;
-    int filled = static_cast<int>(fraction * kWidth);
-    std::fprintf(stderr, "\r%-9s [%-*s] %3.0f%%  %lld events  %.0f ev/s  ETA %.0fs  virtual %s ",
-                 final ? "done" : phase, kWidth,
-                 std::string(static_cast<size_t>(filled), '#').c_str(), fraction * 100,
-                 static_cast<long long>(events), rate, eta, FormatRfc3339(now).c_str());
-    if (final) {
-      std::fprintf(stderr, "\n");
-    }
-  }
-
- private:
-  bool enabled_;
-  bool tty_;
-  int64_t file_size_ = 0;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = start_;
 };
 
 // What one shard made of one routed event.
