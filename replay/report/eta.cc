@@ -20,8 +20,15 @@ using engine::WorkloadId;
 
 constexpr double kMicros = 1e6;
 
+// A hold time in seconds from a report: negative or NaN reads as 0, and anything past a century
+// as a century (a double that large would overflow the conversion; found by
+// test/fuzz/runtimes_report_fuzz's seeds).
 TimeMicros Seconds(double s) {
-  return static_cast<TimeMicros>(std::max(s, 0.0) * kMicros + 0.5);
+  constexpr double kCentury = 100.0 * 365 * 24 * 3600;
+  if (!(s > 0)) {
+    return 0;
+  }
+  return static_cast<TimeMicros>(std::min(s, kCentury) * kMicros + 0.5);
 }
 
 // The cohort tree a ClusterQueue is in (its root node).
