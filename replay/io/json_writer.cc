@@ -166,6 +166,27 @@ std::string JsonQuoted(std::string_view s) {
 }
 
 void JsonWriter::RoundedNumber(double value) {
+  // Integral values (counts, amounts in canonical units: most numbers of a report's series) take
+  // a shortcut to the same text: rounded to six significant digits in integers, ties to even as
+  // to_chars does; below 10^15 Double writes no exponent either. NaN fails the comparisons.
+  if (value > -1e15 && value < 1e15 && value == std::trunc(value)) {
+    const int64_t i = static_cast<int64_t>(value);
+    uint64_t a = i < 0 ? static_cast<uint64_t>(-i) : static_cast<uint64_t>(i);
+    if (a >= 1'000'000) {
+      uint64_t p = 10;
+      while (a / p >= 1'000'000) {
+        p *= 10;
+      }
+      uint64_t q = a / p;
+      const uint64_t r = a % p;
+      if (2 * r > p || (2 * r == p && (q & 1) != 0)) {
+        ++q;
+      }
+      a = q * p;
+    }
+    Int(i < 0 ? -static_cast<int64_t>(a) : static_cast<int64_t>(a));
+    return;
+  }
   if (!std::isfinite(value)) {
     Null();
     return;

@@ -1,14 +1,15 @@
 // File: replay/report/html_chart.h
 //
-// Line charts as inline SVG for report.html (docs/report.md): axes with titles, round ticks, one
-// path per line and, on wide charts, a legend. The SVG carries no script and no URL; every text
-// from the input is escaped when drawn.
+// Line and stacked area charts as inline SVG for report.html (docs/report.md): axes with titles,
+// round ticks, one path per line (or per layer) and, on wide charts or when asked, a legend. The
+// SVG carries no script and no URL; every text from the input is escaped when drawn.
 //
 //   ChartSpec spec{.title = "pending workloads", .x_title = "virtual time",
 //                  .y_title = "workloads", .x_min = 0, .x_max = times.back()};
 //   AppendChart(out, spec, {{"team-a", "#2f6fd0", SampledPoints(times, series.pending)}});
 //
-// Each line is a `<path class="line" data-series="NAME">`, so that tests can count them.
+// Each line is a `<path class="line" data-series="NAME">`, so that tests can count them; each layer
+// of a stacked chart a `<path class="area" data-series="NAME">`.
 #pragma once
 
 #include <string>
@@ -40,7 +41,8 @@ struct ChartSpec {
   YAxis y = YAxis::kCount;
   double x_min = 0;  // the x range; kLogSeconds needs x_min > 0
   double x_max = 0;
-  bool wide = false;  // a large chart with a legend of the named lines on its right
+  bool wide = false;    // a large chart with a legend of the named lines on its right
+  bool legend = false;  // a small chart, widened for a legend on its right
 };
 
 struct ChartLine {
@@ -53,10 +55,35 @@ struct ChartLine {
 // One chart. Lines without a finite point still get their (empty) path and legend entry.
 void AppendChart(std::string& out, const ChartSpec& spec, const std::vector<ChartLine>& lines);
 
+// One layer of a stacked area chart: its own thickness at each point (non-finite or negative
+// counts as 0). Every layer of a chart has the same x at the same index.
+struct ChartLayer {
+  std::string name;  // legend and data-series text, raw
+  std::string_view color;
+  std::vector<std::pair<double, double>> points;  // (x, thickness)
+};
+
+// A stacked area chart: `layers` bottom to top, each filled between the top of the layers below
+// and that plus its own thickness, then `lines` drawn over them (a total to compare with, say),
+// with the legend listing the layers bottom first, then the lines. Points inside flat runs are
+// left out of the paths (they draw nothing), so step-like series stay small.
+void AppendStackedChart(std::string& out, const ChartSpec& spec,
+                        const std::vector<ChartLayer>& layers, const std::vector<ChartLine>& lines);
+
+// The points of a series sampled at `times`, bucketed to at most kMaxChartPoints: x of the
+// bucket's first sample, y the mean of its values (non-finite ones count as 0). For stacked
+// charts: means of the layers add up to the mean of their sum.
+std::vector<std::pair<double, double>> MeanPoints(const std::vector<double>& times,
+                                                  const std::vector<float>& values);
+
 // The points of a series sampled at `times`, bucketed to at most kMaxChartPoints: x of the
 // bucket's first sample, y its largest finite value (NaN when it has none).
 std::vector<std::pair<double, double>> SampledPoints(const std::vector<double>& times,
                                                      const std::vector<float>& values);
+
+// Appends `v` as fmt's "{:.1f}" writes it (the same text), without formatting a double in the
+// common case: chart coordinates, thousands per page.
+void AppendOneDecimal(std::string& out, double v);
 
 // The i-th of a fixed palette of distinguishable colours (it repeats after 12).
 std::string_view LineColor(size_t i);

@@ -191,7 +191,7 @@ void AppendUtilisation(std::string& out, const ReplayReport& r) {
               lines);
   out += "</div>\n";
 
-  // By flavor: the report has no per-flavor series, only time-weighted means per ClusterQueue.
+  // By flavor: time-weighted means per ClusterQueue summed (over time: AppendFlavorUtilisation).
   struct Sum {
     double nominal = 0;
     double mean_usage = 0;

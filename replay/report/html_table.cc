@@ -142,6 +142,28 @@ HtmlCell AmountCell(std::string_view resource, double canonical) {
   return {Amount(resource, canonical), canonical};
 }
 
+AmountUnit AmountUnitFor(std::string_view resource, double max_canonical) {
+  const double per_unit = 1 / KueueUnits(resource, 1);  // 1000 for millicores
+  if (IsBytes(resource)) {
+    static constexpr std::string_view kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    const double max_bytes = std::isfinite(max_canonical) ? max_canonical / per_unit : 0;
+    size_t unit = 0;
+    double scale = 1;
+    while (max_bytes / scale >= 1024 && unit + 1 < std::size(kUnits)) {
+      scale *= 1024;
+      ++unit;
+    }
+    return {kUnits[unit], per_unit * scale};
+  }
+  if (resource == "cpu") {
+    return {"cores", per_unit};
+  }
+  if (IsGpu(resource)) {
+    return {"GPUs", per_unit};
+  }
+  return {"", per_unit};
+}
+
 std::string_view SortScript() {
   return kSortScript;
 }

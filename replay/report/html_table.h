@@ -63,6 +63,15 @@ HtmlCell PercentCell(double ratio);
 std::string Amount(std::string_view resource, double canonical);
 HtmlCell AmountCell(std::string_view resource, double canonical);  // sorts by `canonical`
 
+// The unit a chart's axis shows amounts of `resource` in, up to `max_canonical` (canonical
+// units), as Amount() does: "cores" for cpu, for memory and storage the binary unit (B ... EiB)
+// that keeps the largest value under 1024, "GPUs" for GPUs, "" (plain units) for others.
+struct AmountUnit {
+  std::string_view name;
+  double canonical_per_unit = 1;  // 1000 for cores (millicores), 2^30 for GiB
+};
+AmountUnit AmountUnitFor(std::string_view resource, double max_canonical);
+
 // The inline script that sorts every table with a header row (no external resource).
 std::string_view SortScript();
 

@@ -271,6 +271,27 @@ void WriteSeries(JsonWriter& w, const ReplayReport& r) {
     w.EndObject();
   }
   w.EndArray();
+  w.Key("flavors");
+  w.BeginArray();
+  for (const FlavorSeries& f : r.flavor_series) {
+    w.BeginObject();
+    w.Key("borrowed");
+    FloatArray(w, f.borrowed);
+    w.Key("flavor");
+    w.String(f.flavor);
+    w.Key("idle");
+    FloatArray(w, f.idle);
+    w.Key("lent");
+    FloatArray(w, f.lent);
+    w.Key("nominal");
+    FloatArray(w, f.nominal);
+    w.Key("own");
+    FloatArray(w, f.own);
+    w.Key("resource");
+    w.String(f.resource);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("sampleTimes");
   w.BeginArray();
   for (double t : r.sample_times) {

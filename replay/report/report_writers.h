@@ -40,9 +40,10 @@ std::string FormatSummaryText(const ReplayReport& report);
 
 // report.html: one self-contained page (inline CSS and SVG, one inline script that sorts the
 // tables, no external resource) with the summary tables (those with a header row sort), the
-// time-to-admission CDF, utilisation over time and, per ClusterQueue (the 12 whose workloads
-// waited longest when there are more), charts over virtual time of pending workloads, utilisation
-// and mean time-to-admission.
+// time-to-admission CDF, utilisation over time, nominal quota by flavor over time (stacked: own,
+// lent, idle, borrowed from cohort) and, per ClusterQueue (the 12 whose workloads waited longest
+// when there are more), charts over virtual time of pending workloads, utilisation and mean
+// time-to-admission.
 std::string FormatReportHtml(const ReplayReport& report);
 
 // metrics.prom: Prometheus text exposition format (version 0.0.4) under Kueue's metric names and

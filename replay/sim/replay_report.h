@@ -80,6 +80,24 @@ struct CqSeries {
                                    // (seconds; NaN when none)
 };
 
+// Nominal quota of one (flavor, resource) over time, summed over the ClusterQueues that declare it
+// (report.html's "Quota utilisation by flavor"), at each sample_times entry. Per ClusterQueue i
+// with usage u_i and nominal n_i: own = Σ min(u_i, n_i), borrowed = Σ max(0, u_i − n_i), lent =
+// min(borrowed, Σ max(0, n_i − u_i)) (unused nominal of some ClusterQueues in use by others'
+// borrowing), idle = Σ max(0, n_i − u_i) − lent. So own + lent + idle = nominal, and borrowed −
+// lent came from quota outside the ClusterQueues (a Cohort's own). Summed over shards (lent per
+// shard: no quota is lent across Cohort trees). Canonical units (ResourceUsage); 0 before any
+// ClusterQueue declared the quota, never NaN.
+struct FlavorSeries {
+  std::string flavor;
+  std::string resource;
+  std::vector<float> nominal;
+  std::vector<float> own;
+  std::vector<float> borrowed;
+  std::vector<float> lent;
+  std::vector<float> idle;
+};
+
 struct CqCounts {
   std::string name;
   int64_t admitted = 0;   // admissions (a workload admitted twice counts twice)
@@ -217,8 +235,9 @@ struct ReplayReport {
   std::vector<CqCounts> cluster_queues;  // sorted by name
 
   // --- Series ---
-  std::vector<double> sample_times;  // seconds since start_time
-  std::vector<CqSeries> series;      // sorted by name
+  std::vector<double> sample_times;         // seconds since start_time
+  std::vector<CqSeries> series;             // sorted by name
+  std::vector<FlavorSeries> flavor_series;  // sorted by (flavor, resource)
 
   // --- Engine cost (wall clock: the only non-deterministic part; zero with --no-timings) ---
   bool timings = true;

@@ -82,6 +82,13 @@ void ReplayStats::Integrate(Accum& a, TimeMicros now) {
   }
 }
 
+void ReplayStats::Count(CqAccum& acc, int sign) {
+  for (const Accum& a : acc.slots) {
+    flavors_.Count(a.slot, a.usage, a.nominal, sign);
+  }
+  acc.counted = sign > 0;
+}
+
 void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
   const engine::ResourceTree& tree = state_.cluster->tree();
   engine::NodeId node = state_.cluster->ClusterQueueNode(cq);
@@ -89,6 +96,9 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
   if (acc.slots.size() != declared.size()
       || !std::equal(declared.begin(), declared.end(), acc.slots.begin(),
                      [](engine::FrSlot s, const Accum& a) { return s == a.slot; })) {
+    if (acc.counted) {
+      Count(acc, -1);  // the old slots leave the per-flavor sums; the new ones enter below
+    }
     std::vector<Accum> rebuilt;
     for (engine::FrSlot slot : declared) {
       auto old = std::find_if(acc.slots.begin(), acc.slots.end(),
@@ -100,14 +110,29 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
   }
   for (Accum& a : acc.slots) {
     Integrate(a, now);
-    a.usage = tree.Usage(node, a.slot).value();
-    a.nominal = tree.Nominal(node, a.slot).value();
+    const int64_t usage = tree.Usage(node, a.slot).value();
+    const int64_t nominal = tree.Nominal(node, a.slot).value();
+    if (acc.counted && (usage != a.usage || nominal != a.nominal)) {
+      flavors_.Count(a.slot, a.usage, a.nominal, -1);
+      flavors_.Count(a.slot, usage, nominal, 1);
+    }
+    a.usage = usage;
+    a.nominal = nominal;
     a.peak = std::max(a.peak, a.usage);
+  }
+  if (!acc.counted) {
+    Count(acc, 1);
   }
 }
 
 void ReplayStats::OnUsageChanged(CqId cq, TimeMicros now) {
-  if (!engine::IsValid(cq) || !state_.cluster->Exists(cq)) {
+  if (!engine::IsValid(cq)) {
+    return;
+  }
+  if (!state_.cluster->Exists(cq)) {
+    if (engine::Index(cq) < cqs_.size() && cqs_[engine::Index(cq)].counted) {
+      Count(cqs_[engine::Index(cq)], -1);  // deleted: out of the per-flavor sums
+    }
     return;
   }
   SyncSlots(cq, Cq(cq), now);
@@ -208,6 +233,7 @@ void ReplayStats::RecordSample() {
     acc.window_wait_sum = 0;
     acc.window_waits = 0;
   }
+  flavors_.Sample();
   RecordDeviceSample(index);
   if (sample_times_.size() > kMaxSamples) {
     // Keep every other sample and double the interval: bounded memory, whole-replay span.
@@ -229,6 +255,7 @@ void ReplayStats::RecordSample() {
       halve(c.allocatable);
       halve(c.requested);
     }
+    flavors_.Halve();
     sample_interval_ *= 2;
     next_sample_ = start_ + static_cast<TimeMicros>(sample_times_.back() * kMicros);
   }
@@ -364,6 +391,7 @@ void ReplayStats::Finish(TimeMicros end, ReplayReport& report) {
     report.wait_by_priority.push_back({fmt::format("{}", it->first), it->second.Summarize()});
   }
   report.sample_times = sample_times_;
+  report.flavor_series = flavors_.Finish(cluster, sample_times_.size());
 }
 
 RawWaits ReplayStats::TakeWaits() {
@@ -382,139 +410,6 @@ RawWaits ReplayStats::TakeWaits() {
   }
   raw.by_priority = std::move(waits_by_priority_);
   return raw;
-}
-
-namespace {
-
-template <typename Key>
-void Absorb(std::map<Key, WaitSamples>& into, const std::map<Key, WaitSamples>& from) {
-  for (const auto& [key, samples] : from) {
-    into[key].Merge(samples);
-  }
-}
-
-template <typename T>
-void Append(std::vector<T>& into, std::vector<T>& from) {
-  into.insert(into.end(), std::make_move_iterator(from.begin()),
-              std::make_move_iterator(from.end()));
-}
-
-}  // namespace
-
-namespace {
-
-// Every shard holds the same nodes and classes, but only the shard of the ClusterQueues that use
-// classes allocates (engine/shard/shard_plan.h): allocatable is the same everywhere, requested adds
-// up.
-void MergeResourceClasses(const ReplayReport::ResourceClasses& part,
-                          ReplayReport::ResourceClasses& out) {
-  out.enabled = out.enabled || part.enabled;
-  out.devices_short.insert(part.devices_short.begin(), part.devices_short.end());
-  for (const ReplayReport::ResourceClassFigures& c : part.classes) {
-    auto it = std::find_if(out.classes.begin(), out.classes.end(),
-                           [&](const auto& o) { return o.name == c.name; });
-    if (it == out.classes.end()) {
-      out.classes.push_back(c);
-      continue;
-    }
-    it->requested_at_end += c.requested_at_end;
-    it->peak_requested = 0;
-    for (size_t i = 0; i < it->requested.size() && i < c.requested.size(); ++i) {
-      if (!std::isnan(c.requested[i])) {
-        it->requested[i] =
-            std::isnan(it->requested[i]) ? c.requested[i] : it->requested[i] + c.requested[i];
-      }
-      if (!std::isnan(it->requested[i])) {
-        it->peak_requested = std::max(it->peak_requested, static_cast<int64_t>(it->requested[i]));
-      }
-    }
-  }
-  std::sort(out.classes.begin(), out.classes.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
-}
-
-}  // namespace
-
-void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
-                       ReplayReport& out) {
-  RawWaits all;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    ReplayReport& p = parts[i];
-    out.workloads_created += p.workloads_created;
-    out.workloads_initially_admitted += p.workloads_initially_admitted;
-    out.workloads_admitted += p.workloads_admitted;
-    out.admissions += p.admissions;
-    out.preemptions += p.preemptions;
-    out.preemption_searches += p.preemption_searches;
-    out.nomination_memo.hits += p.nomination_memo.hits;
-    out.nomination_memo.misses += p.nomination_memo.misses;
-    out.nomination_memo.not_memoised += p.nomination_memo.not_memoised;
-    out.nomination_memo.mismatches += p.nomination_memo.mismatches;
-    for (const auto& [reason, n] : p.evictions_by_reason) {
-      out.evictions_by_reason[reason] += n;
-    }
-    out.requeues += p.requeues;
-    out.deactivated += p.deactivated;
-    out.finished += p.finished;
-    out.deleted += p.deleted;
-    out.cycles += p.cycles;
-    out.cycle_limit_hits += p.cycle_limit_hits;
-    out.fallbacks.enabled = out.fallbacks.enabled || p.fallbacks.enabled;
-    for (const auto& [flavor, n] : p.fallbacks.by_flavor) {
-      out.fallbacks.by_flavor[flavor] += n;
-    }
-    out.fallbacks.timeouts += p.fallbacks.timeouts;
-    out.fallbacks.check_rejections += p.fallbacks.check_rejections;
-    out.fallbacks.exhausted += p.fallbacks.exhausted;
-    out.fallbacks.retries += p.fallbacks.retries;
-    for (const auto& [key, q] : p.fallbacks.wasted_quota_seconds) {
-      out.fallbacks.wasted_quota_seconds[key] += q;
-    }
-    MergeResourceClasses(p.resource_classes, out.resource_classes);
-    out.fallbacks.start_samples.insert(out.fallbacks.start_samples.end(),
-                                       p.fallbacks.start_samples.begin(),
-                                       p.fallbacks.start_samples.end());
-    out.pending_at_end += p.pending_at_end;
-    out.running_at_end += p.running_at_end;
-    out.start_time = p.start_time;  // the same in every shard
-    out.end_time = p.end_time;
-    out.sample_times = p.sample_times;
-    Append(out.wait_by_cluster_queue, p.wait_by_cluster_queue);
-    Append(out.hold_by_cluster_queue, p.hold_by_cluster_queue);
-    Append(out.cluster_queues, p.cluster_queues);
-    Append(out.usage, p.usage);
-    Append(out.series, p.series);
-    RawWaits& w = waits[i];
-    all.overall.Merge(w.overall);
-    all.holds.Merge(w.holds);
-    Absorb(all.by_local_queue, w.by_local_queue);
-    Absorb(all.by_class, w.by_class);
-    Absorb(all.by_priority, w.by_priority);
-  }
-  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
-  std::sort(out.wait_by_cluster_queue.begin(), out.wait_by_cluster_queue.end(), by_name);
-  std::sort(out.hold_by_cluster_queue.begin(), out.hold_by_cluster_queue.end(), by_name);
-  std::sort(out.cluster_queues.begin(), out.cluster_queues.end(), by_name);
-  std::sort(out.series.begin(), out.series.end(), by_name);
-  std::sort(out.usage.begin(), out.usage.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.cluster_queue, a.flavor, a.resource)
-           < std::tie(b.cluster_queue, b.flavor, b.resource);
-  });
-  out.wait_overall = all.overall.Summarize();
-  out.hold_overall = all.holds.Summarize();
-  out.fallbacks.time_to_start = SummarizeWaits(out.fallbacks.start_samples);
-  out.wait_by_local_queue.clear();
-  for (const auto& [name, samples] : all.by_local_queue) {
-    out.wait_by_local_queue.push_back({name, samples.Summarize()});
-  }
-  out.wait_by_class.clear();
-  for (const auto& [name, samples] : all.by_class) {
-    out.wait_by_class.push_back({name, samples.Summarize()});
-  }
-  out.wait_by_priority.clear();
-  for (auto it = all.by_priority.rbegin(); it != all.by_priority.rend(); ++it) {
-    out.wait_by_priority.push_back({fmt::format("{}", it->first), it->second.Summarize()});
-  }
 }
 
 }  // namespace replay

@@ -3,10 +3,10 @@
 // The replay's measurements, accumulated as the simulator goes (replay/sim/simulator.h) and turned
 // into a ReplayReport at the end: time-to-admission per ClusterQueue, LocalQueue, priority and
 // class (exact percentiles over every admission), time-weighted usage and borrowing per
-// (ClusterQueue, flavor, resource), outcome counters, and per-ClusterQueue series sampled on the
-// virtual clock. The sampling interval starts at one second and doubles whenever more than
-// kMaxSamples are held (every other sample is dropped), so memory stays bounded on traces of
-// any length and the plots always span the whole replay.
+// (ClusterQueue, flavor, resource), outcome counters, and per-ClusterQueue and per-flavor
+// (flavor_series.h) series sampled on the virtual clock. The sampling interval starts at one second
+// and doubles whenever more than kMaxSamples are held (every other sample is dropped), so memory
+// stays bounded on traces of any length and the plots always span the whole replay.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include "engine/base/ids.h"
 #include "engine/workload.h"
 #include "replay/sim/cluster_state.h"
+#include "replay/sim/flavor_series.h"
 #include "replay/sim/replay_report.h"
 #include "replay/sim/wait_samples.h"
 
@@ -39,7 +40,8 @@ WaitStats SummarizeWaits(std::vector<engine::TimeMicros> waits);
 
 // Fills the measured part of `out` (everything ReplayStats::Finish fills) from the shards'
 // parts, all finished at the same end: counters summed, per-ClusterQueue lists joined in name
-// order, time-to-admission groups summarised over the union of the shards' samples.
+// order, per-flavor series added sample by sample, time-to-admission groups summarised over the
+// union of the shards' samples (replay_stats_merge.cc).
 void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& waits,
                        ReplayReport& out);
 
@@ -107,11 +109,14 @@ class ReplayStats {
     int64_t preempted = 0;
     double window_wait_sum = 0;  // seconds, admissions since the last sample
     int64_t window_waits = 0;
+    bool counted = false;  // its slots' figures are in flavors_' sums
   };
 
   static uint32_t Intern(std::unordered_map<std::string, uint32_t>& table, std::string_view key);
   CqAccum& Cq(engine::CqId cq);
   void SyncSlots(engine::CqId cq, CqAccum& acc, engine::TimeMicros now);
+  // Adds (sign 1) or removes (-1) the ClusterQueue's slots' figures to or from flavors_.
+  void Count(CqAccum& acc, int sign);
   void Integrate(Accum& a, engine::TimeMicros now);
   void RecordSample();
   void RecordDeviceSample(size_t index);
@@ -133,6 +138,7 @@ class ReplayStats {
   engine::TimeMicros next_sample_ = 0;
   std::vector<double> sample_times_;
   std::vector<CqSeries> series_;  // by CqId
+  FlavorSeriesRecorder flavors_;
   std::map<std::string, ReplayReport::ResourceClassFigures> class_series_;
 };
 

@@ -4,10 +4,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -104,6 +108,52 @@ TEST(JsonWriterTest, RoundedNumberKeepsSixSignificantDigits) {
   w.RoundedNumber(1234565.0);  // ties round to even digits as printf does
   w.EndArray();
   EXPECT_EQ(w.str(), "[0.3,123457000,0.666667,0,0,null,null,1234560]");
+}
+
+// RoundedNumber's shortcut for integral values writes what the general path writes: to_chars'
+// six significant digits, read back, in Double's shortest form.
+TEST(JsonWriterTest, RoundedIntegersAsTheGeneralPath) {
+  auto general = [](double v) {
+    char text[40];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, v, std::chars_format::general, 6);
+    double rounded = 0;
+    std::from_chars(text, end, rounded);
+    JsonWriter w;
+    w.Double(rounded == 0 ? 0.0 : rounded);
+    return w.str();
+  };
+  // Boundaries, ties (to even), a rounding up to the next power of ten, the largest values taken.
+  std::vector<double> values = {0, -0.0, 1, -1, 999999, 1000000, 1000005, 1000015};
+  values.insert(values.end(), {1234565, -1234565, 9999995, 9999994, 99999950, 1374389534720.0});
+  values.insert(values.end(), {999999999999999.0, -999999999999999.0, 999999499999999.0});
+  values.push_back(999999500000000.0);
+  for (double p = 1; p < 1e15; p *= 10) {
+    for (double d : {-1.0, 0.0, 1.0}) {
+      values.push_back(p + d);
+      values.push_back(5 * p + d);
+      values.push_back(-(p + d));
+      values.push_back(p * 1.0000005 + d);
+    }
+  }
+  std::mt19937_64 random(24);
+  for (int i = 0; i < 200000; ++i) {
+    const int digits = static_cast<int>(random() % 15) + 1;
+    const double bound = std::pow(10.0, digits);
+    double v = std::floor(static_cast<double>(random() % static_cast<uint64_t>(bound)));
+    if (i % 3 == 0 && digits > 6) {  // a tie after the sixth digit (for 10^(digits-1) <= v)
+      const double unit = std::pow(10.0, digits - 6);
+      v = std::floor(v / unit) * unit + unit / 2;
+    }
+    values.push_back(i % 2 == 0 ? v : -v);
+  }
+  for (double v : values) {
+    if (std::abs(v) >= 1e15) {
+      continue;
+    }
+    JsonWriter w;
+    w.RoundedNumber(v);
+    ASSERT_EQ(w.str(), general(v)) << fmt::format("{}", v);
+  }
 }
 
 TEST(JsonWriterTest, KeysAndCommas) {
