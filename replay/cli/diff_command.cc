@@ -17,7 +17,7 @@ Command AddDiffCommand(CLI::App& app) {
   diff_cmd->add_option("a", diff->a, "Replay output directory A")->required();
   diff_cmd->add_option("b", diff->b, "Replay output directory B")->required();
   diff_cmd->add_option("-o,--output", diff->output, "Output format")
-      ->check(CLI::IsMember({"text", "json", "yaml"}));
+      ->check(CLI::IsMember({"text", "json", "yaml", "html"}));
   diff_cmd->add_option("--top", diff->top, "Workloads listed per change kind")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();

@@ -119,6 +119,8 @@ void CompareWorkloads(const DecisionSummary& da, const DecisionSummary& db, int 
       d.admission_time_changed += time_changed ? 1 : 0;
       d.flavor_changed += flavor_changed ? 1 : 0;
       if (time_changed) {
+        d.admission_changes_seconds.push_back(
+            static_cast<double>(b.first_admitted - a.first_admitted) / 1e6);
         moved.push_back(MakeChange(key, a, da, b, db));
       } else if (flavor_changed || fate_changed) {
         d.other_changed.push_back(MakeChange(key, a, da, b, db));
@@ -230,9 +232,7 @@ ReplayDiff ComputeDiff(const ReplayOutputs& a, const ReplayOutputs& b, int top) 
   return d;
 }
 
-namespace {
-
-std::string Signed(double v, bool integer) {
+std::string SignedChange(double v, bool integer) {
   if (std::isnan(v)) {
     return "-";
   }
@@ -243,7 +243,7 @@ std::string Signed(double v, bool integer) {
   return v > 0 ? fmt::format("+{}", s) : s;
 }
 
-std::string Percent(double relative) {
+std::string RelativeChange(double relative) {
   if (std::isnan(relative)) {
     return "new";
   }
@@ -252,6 +252,8 @@ std::string Percent(double relative) {
   }
   return fmt::format("{:+.1f}%", relative * 100);
 }
+
+namespace {
 
 // A quota in the units a manifest would use: cpu in cores, memory with a binary suffix when exact.
 std::string Amount(std::string_view resource, double canonical) {
@@ -274,13 +276,16 @@ std::string Amount(std::string_view resource, double canonical) {
   return fmt::format("{}", v);
 }
 
-// Seconds since `start_micros` as "+1.5h", "-" when never admitted.
-std::string At(int64_t micros, int64_t start_micros) {
+}  // namespace
+
+std::string SinceStart(int64_t micros, int64_t start_micros) {
   if (micros == kNeverAdmitted) {
     return "-";
   }
   return FormatSecondsShort(static_cast<double>(micros - start_micros) / 1e6);
 }
+
+namespace {
 
 void WaitRows(std::string& out, const std::string& name, const WaitDelta& w) {
   const Delta* ds[] = {&w.count, &w.mean, &w.p50, &w.p90, &w.p99, &w.max};
@@ -299,8 +304,8 @@ void WaitRows(std::string& out, const std::string& name, const WaitDelta& w) {
   row(w.in_b ? "B" : "B (-)", [](size_t i, const Delta& d) {
     return i == 0 ? fmt::format("{}", static_cast<int64_t>(d.b)) : FormatSecondsShort(d.b);
   });
-  row("change", [](size_t i, const Delta& d) { return Signed(d.change(), i == 0); });
-  row("rel", [](size_t, const Delta& d) { return Percent(d.relative()); });
+  row("change", [](size_t i, const Delta& d) { return SignedChange(d.change(), i == 0); });
+  row("rel", [](size_t, const Delta& d) { return RelativeChange(d.relative()); });
 }
 
 // One row per workload: B's flavors and fate, and a "was" line with A's when they differ.
@@ -314,8 +319,9 @@ void WorkloadRows(std::string& out, const std::vector<WorkloadChange>& rows, int
   for (const WorkloadChange& c : rows) {
     const bool both = c.admitted_a != kNeverAdmitted && c.admitted_b != kNeverAdmitted;
     out += fmt::format("{:<{}} {:>7} {:>7} {:>8}  {}\n", Fit(c.workload, kWorkloadWidth),
-                       kWorkloadWidth, At(c.admitted_a, start), At(c.admitted_b, start),
-                       both ? Signed(c.wait_change_seconds(), false) : "-",
+                       kWorkloadWidth, SinceStart(c.admitted_a, start),
+                       SinceStart(c.admitted_b, start),
+                       both ? SignedChange(c.wait_change_seconds(), false) : "-",
                        Fit(show(c.flavors_b, c.fate_b), kTextWidth));
     if (c.flavors_a != c.flavors_b || c.fate_a != c.fate_b) {
       out += fmt::format("{:>{}}  {}\n", "was", kWorkloadWidth + 25,
@@ -337,8 +343,8 @@ std::string FormatDiffText(const ReplayDiff& d) {
       fmt::format("\n{:<22} {:>10} {:>10} {:>10} {:>9}\n", "outcomes", "A", "B", "change", "rel");
   for (const auto& [name, delta] : d.outcomes) {
     out += fmt::format("{:<22} {:>10} {:>10} {:>10} {:>9}\n", name, static_cast<int64_t>(delta.a),
-                       static_cast<int64_t>(delta.b), Signed(delta.change(), true),
-                       Percent(delta.relative()));
+                       static_cast<int64_t>(delta.b), SignedChange(delta.change(), true),
+                       RelativeChange(delta.relative()));
   }
   out += fmt::format("\n{:<{}} {:<6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "time to admission",
                      kNameWidth, "", "count", "mean", "p50", "p90", "p99", "max");
@@ -606,8 +612,9 @@ int RunDiff(const DiffOptions& options) {
     return 2;
   }
   ReplayDiff d = ComputeDiff(*a, *b, options.top);
-  std::string text = options.output != "text" ? ToOutputFormat(FormatDiffJson(d), options.output)
-                                              : FormatDiffText(d);
+  std::string text = options.output == "text"   ? FormatDiffText(d)
+                     : options.output == "html" ? FormatDiffHtml(d)
+                                                : ToOutputFormat(FormatDiffJson(d), options.output);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }

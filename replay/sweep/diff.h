@@ -1,10 +1,10 @@
 // File: replay/sweep/diff.h
 //
-// `tally diff A B [-o text|json] [--top N]`: compares two `tally replay` output directories
-// (docs/diff-and-gate.md): outcome counters, time-to-admission overall / per ClusterQueue / per
-// class, utilisation per quota, and the workloads whose first admission, flavors or fate changed
-// most (from decisions.jsonl). Both replays are expected to have read the same trace: a workload's
-// change in time-to-admission is the change in its first Admitted time.
+// `tally diff A B [-o text|json|yaml|html] [--top N]`: compares two `tally replay` output
+// directories (docs/diff-and-gate.md): outcome counters, time-to-admission overall / per
+// ClusterQueue / per class, utilisation per quota, and the workloads whose first admission, flavors
+// or fate changed most (from decisions.jsonl). Both replays are expected to have read the same
+// trace: a workload's change in time-to-admission is the change in its first Admitted time.
 //
 //   engine::StatusOr<ReplayOutputs> a = LoadReplayOutputs("a", true), b = ...;
 //   ReplayDiff d = ComputeDiff(*a, *b, 20);
@@ -90,11 +90,23 @@ struct ReplayDiff {
   std::vector<WorkloadChange> only_b;
   // Admitted in both, same time, flavor or fate changed: by name, at most `top`.
   std::vector<WorkloadChange> other_changed;
+  // Admitted in both at different times: every change in first admission (B − A, seconds), in
+  // no particular order (the HTML page's distribution).
+  std::vector<double> admission_changes_seconds;
 };
 
 ReplayDiff ComputeDiff(const ReplayOutputs& a, const ReplayOutputs& b, int top);
 std::string FormatDiffText(const ReplayDiff& d);
+// `-o html`: the "what changed" page, one self-contained HTML file (diff_html.cc).
+std::string FormatDiffHtml(const ReplayDiff& d);
 std::string FormatDiffJson(const ReplayDiff& d);
+
+// Shared by the text and HTML formats. "+12", "+1.5h" ("-" for NaN; `integer` for counts).
+std::string SignedChange(double v, bool integer);
+// A relative change as "+12.5%", "0%", "new" (NaN: from 0 to something).
+std::string RelativeChange(double relative);
+// Microseconds since `start_micros` as "1.5h", "-" when never admitted (kNeverAdmitted).
+std::string SinceStart(int64_t micros, int64_t start_micros);
 
 // Loads both directories and prints the diff: exit status 0, 2 when a directory cannot be read.
 int RunDiff(const DiffOptions& options);

@@ -11,6 +11,7 @@
 #   - the sort script sorts: the copy ends with a script that clicks, twice, the header of every
 #     numeric column of every sortable table and writes the row orders to <pre id="test-result">;
 #     they must be ascending then descending by data-sort, as numbers, and keep every row.
+# Then the same checks on `tally diff -o html`'s "what changed" page (two replays of gpu-day).
 # A negative control (a page with a deliberate console.error, throw and emptied chart) proves the
 # checks catch what they are for. Needs Debian's chromium: scripts/setup installs it.
 set -uo pipefail
@@ -41,8 +42,9 @@ cat >"${work}/check.py" <<'PY'
 check.py instrument SRC DST [bad]: DST is SRC with the error hook first in <head> and the sort
     test last in <body> ("bad": plus a deliberate console.error, emptied chart and throw).
 check.py console LOG: no CONSOLE line (console message or uncaught exception) in Chromium's log.
-check.py dom DOM SRC [instrumented]: the charts of DOM (as many <svg> as SRC has, each with a
-    data line); "instrumented": no error caught by the hook, and the sort results.
+check.py dom DOM SRC [instrumented [diff]]: the charts of DOM (as many <svg> as SRC has, each
+    with a data line); "instrumented": no error caught by the hook, and the sort results ("diff":
+    of `tally diff -o html`'s page, whose quota table is "Quota and utilisation").
 Prints one line per problem and exits 1 when there is one.
 """
 import html.parser
@@ -139,7 +141,7 @@ def key(v):
     return -math.inf if v == "" else float(v)
 
 
-def sorting(results):
+def sorting(results, page):
     if not results:
         problem("sort: no numeric column found in any sortable table")
         return
@@ -161,18 +163,20 @@ def sorting(results):
             numeric_differs_from_text = True
     if not numeric_differs_from_text:
         problem("sort: no column where numeric and text order differ (the check proves nothing)")
-    usage = [r for r in results if r["section"] == "Usage" and r["column"] == "mean usage"]
+    section, column = ("Quota and utilisation", "utilisation B") if page == "diff" else (
+        "Usage", "mean usage")
+    usage = [r for r in results if r["section"] == section and r["column"] == column]
     if not usage:
-        problem("sort: the Usage table's 'mean usage' column was not clicked")
+        problem(f"sort: the {section} table's '{column}' column was not clicked")
         return
     asc = usage[0]["asc"]["rows"]
     if len(set(v for _, v in asc)) < 2:
-        problem(f"sort: the Usage table needs 2 distinct 'mean usage' values: {asc}")
-    print("  Usage by mean usage, ascending: "
+        problem(f"sort: the {section} table needs 2 distinct '{column}' values: {asc}")
+    print(f"  {section} by {column}, ascending: "
           + ", ".join(f"{n} {v}" for n, v in asc[:6]) + (" ..." if len(asc) > 6 else ""))
 
 
-def dom(dump, src, instrumented=False):
+def dom(dump, src, instrumented=False, page="report"):
     d = Dom()
     d.feed(open(dump, encoding="utf-8", errors="replace").read())
     want = open(src, encoding="utf-8").read().count("<svg")
@@ -189,7 +193,7 @@ def dom(dump, src, instrumented=False):
         return
     for e in json.loads(d.pres["test-errors"]):
         problem("page error: " + e[:300])
-    sorting(json.loads(d.pres["test-result"]))
+    sorting(json.loads(d.pres["test-result"]), page)
 
 
 mode, args = sys.argv[1], sys.argv[2:]
@@ -198,7 +202,7 @@ if mode == "instrument":
 elif mode == "console":
     console(args[0])
 elif mode == "dom":
-    dom(args[0], args[1], len(args) > 2)
+    dom(args[0], args[1], len(args) > 2, args[3] if len(args) > 3 else "report")
 sys.exit(1 if problems else 0)
 PY
 checker() { python3 "${work}/check.py" "$@"; }
@@ -231,6 +235,36 @@ done <<'SCENARIOS'
 gpu-day data/replay/gpu-day/manifests.yaml data/replay/gpu-day/events.jsonl.gz
 spot-stockout data/fallback/spot-stockout/manifests.yaml data/fallback/spot-stockout/events.jsonl
 SCENARIOS
+# The "what changed" page of `tally diff -o html`: gpu-day as shipped against the same trace with
+# research-llm's noon raise going to 16 GPUs instead of 12 (docs/diff-and-gate.md's example).
+if [[ -s "${work}/gpu-day/report.html" ]]; then
+  echo "what changed: tally diff gpu-day llm16 -o html"
+  zcat data/replay/gpu-day/events.jsonl.gz | sed -e '/"kind":"ClusterQueue"/{
+    s/"cpu","nominalQuota":96}/"cpu","nominalQuota":128}/; s/"768Gi"/"1Ti"/
+    s/"nvidia.com\/gpu","nominalQuota":12}/"nvidia.com\/gpu","nominalQuota":16}/ }' \
+    >"${work}/events-llm16.jsonl"
+  "${tally}" replay --manifests data/replay/gpu-day/manifests.yaml \
+    --events "${work}/events-llm16.jsonl" --out "${work}/llm16" -q --no-progress \
+    >"${work}/llm16.replay.log" 2>&1
+  check "llm16: replay exit 0" test $? -eq 0
+  "${tally}" diff "${work}/gpu-day" "${work}/llm16" -o html >"${work}/changed.html" \
+    2>"${work}/diff.log"
+  check "diff -o html: exit 0" test $? -eq 0
+  check "diff -o html: the page has its change distribution" \
+    grep -q 'admitted later in B' "${work}/changed.html"
+  browse "${work}/changed.html" "${work}/changed-dom.html" "${work}/changed-chromium.log"
+  check "diff -o html: chromium exit 0" test $? -eq 0
+  check "diff -o html: no console message or uncaught exception" \
+    checker console "${work}/changed-chromium.log"
+  checker instrument "${work}/changed.html" "${work}/changed-test.html"
+  browse "${work}/changed-test.html" "${work}/changed-test-dom.html" \
+    "${work}/changed-test-chromium.log"
+  check "diff -o html: copy: no console message or uncaught exception" \
+    checker console "${work}/changed-test-chromium.log"
+  check "diff -o html: copy: no page error, charts have data, sorting sorts" \
+    checker dom "${work}/changed-test-dom.html" "${work}/changed.html" instrumented diff
+fi
+
 check "spot-stockout: the report has its Flavor fallbacks section" \
   grep -q '<h2>Flavor fallbacks</h2>' "${work}/spot-stockout/report.html"
 
