@@ -1,10 +1,11 @@
-// `tally diff`: figures of two replays side by side (docs/diff-and-gate.md).
+// `tally diff`: figures of two replays side by side (docs/diff-and-gate.md): the comparison, the
+// helpers its formats share and the command; the formats are diff_text.cc, diff_json.cc and
+// diff_html.cc.
 #include "replay/sweep/diff.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -14,8 +15,6 @@
 #include <utility>
 
 #include "replay/io/json_to_yaml.h"
-#include "replay/io/json_writer.h"
-#include "replay/io/time_parse.h"
 #include "replay/report/report_writers.h"
 
 namespace replay {
@@ -28,18 +27,6 @@ double Delta::relative() const {
 }
 
 namespace {
-
-using internal::FormatSecondsShort;
-
-constexpr size_t kNameWidth = 22;
-constexpr size_t kWorkloadWidth = 31;
-
-std::string Fit(std::string_view s, size_t width) {
-  if (s.size() <= width) {
-    return std::string(s);
-  }
-  return fmt::format("{}~", s.substr(0, width - 1));
-}
 
 WaitDelta MakeWaitDelta(std::string name, const WaitFigures* a, const WaitFigures* b) {
   static constexpr WaitFigures kNone{};
@@ -239,7 +226,7 @@ std::string SignedChange(double v, bool integer) {
   if (integer) {
     return fmt::format("{:+d}", static_cast<int64_t>(v));
   }
-  std::string s = FormatSecondsShort(v);
+  std::string s = internal::FormatSecondsShort(v);
   return v > 0 ? fmt::format("+{}", s) : s;
 }
 
@@ -253,351 +240,11 @@ std::string RelativeChange(double relative) {
   return fmt::format("{:+.1f}%", relative * 100);
 }
 
-namespace {
-
-// A quota in the units a manifest would use: cpu in cores, memory with a binary suffix when exact.
-std::string Amount(std::string_view resource, double canonical) {
-  if (resource == "cpu") {
-    return fmt::format("{:g}", canonical / 1000);
-  }
-  auto v = static_cast<int64_t>(canonical);
-  if (resource == "memory" && v > 0) {
-    constexpr std::string_view kSuffixes[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    std::string_view suffix;
-    for (std::string_view s : kSuffixes) {
-      if (v % 1024 != 0) {
-        break;
-      }
-      v /= 1024;
-      suffix = s;
-    }
-    return fmt::format("{}{}", v, suffix);
-  }
-  return fmt::format("{}", v);
-}
-
-}  // namespace
-
 std::string SinceStart(int64_t micros, int64_t start_micros) {
   if (micros == kNeverAdmitted) {
     return "-";
   }
-  return FormatSecondsShort(static_cast<double>(micros - start_micros) / 1e6);
-}
-
-namespace {
-
-void WaitRows(std::string& out, const std::string& name, const WaitDelta& w) {
-  const Delta* ds[] = {&w.count, &w.mean, &w.p50, &w.p90, &w.p99, &w.max};
-  std::string label = Fit(name, kNameWidth);
-  auto row = [&](std::string_view which, auto cell) {
-    out += fmt::format("{:<{}} {:<6}", label, kNameWidth, which);
-    for (size_t i = 0; i < 6; ++i) {
-      out += fmt::format(" {:>9}", cell(i, *ds[i]));
-    }
-    out += '\n';
-    label.clear();
-  };
-  row(w.in_a ? "A" : "A (-)", [](size_t i, const Delta& d) {
-    return i == 0 ? fmt::format("{}", static_cast<int64_t>(d.a)) : FormatSecondsShort(d.a);
-  });
-  row(w.in_b ? "B" : "B (-)", [](size_t i, const Delta& d) {
-    return i == 0 ? fmt::format("{}", static_cast<int64_t>(d.b)) : FormatSecondsShort(d.b);
-  });
-  row("change", [](size_t i, const Delta& d) { return SignedChange(d.change(), i == 0); });
-  row("rel", [](size_t, const Delta& d) { return RelativeChange(d.relative()); });
-}
-
-// One row per workload: B's flavors and fate, and a "was" line with A's when they differ.
-void WorkloadRows(std::string& out, const std::vector<WorkloadChange>& rows, int64_t start) {
-  constexpr size_t kTextWidth = 100 - kWorkloadWidth - 27;
-  out += fmt::format("{:<{}} {:>7} {:>7} {:>8}  {}\n", "workload", kWorkloadWidth, "A at", "B at",
-                     "change", "flavors, fate (B; A on a \"was\" line)");
-  auto show = [](const std::string& flavors, const std::string& fate) {
-    return fmt::format("{}, {}", flavors.empty() ? "-" : flavors, fate);
-  };
-  for (const WorkloadChange& c : rows) {
-    const bool both = c.admitted_a != kNeverAdmitted && c.admitted_b != kNeverAdmitted;
-    out += fmt::format("{:<{}} {:>7} {:>7} {:>8}  {}\n", Fit(c.workload, kWorkloadWidth),
-                       kWorkloadWidth, SinceStart(c.admitted_a, start),
-                       SinceStart(c.admitted_b, start),
-                       both ? SignedChange(c.wait_change_seconds(), false) : "-",
-                       Fit(show(c.flavors_b, c.fate_b), kTextWidth));
-    if (c.flavors_a != c.flavors_b || c.fate_a != c.fate_b) {
-      out += fmt::format("{:>{}}  {}\n", "was", kWorkloadWidth + 25,
-                         Fit(show(c.flavors_a, c.fate_a), kTextWidth));
-    }
-  }
-}
-
-}  // namespace
-
-std::string FormatDiffText(const ReplayDiff& d) {
-  std::string out = "tally diff\n";
-  out += fmt::format("  A: {}: {}, trace {}, start {}\n", d.dir_a, d.mode_a, d.trace_a, d.start_a);
-  out += fmt::format("  B: {}: {}, trace {}, start {}\n", d.dir_b, d.mode_b, d.trace_b, d.start_b);
-  for (const std::string& w : d.warnings) {
-    out += fmt::format("  warning: {}\n", w);
-  }
-  out +=
-      fmt::format("\n{:<22} {:>10} {:>10} {:>10} {:>9}\n", "outcomes", "A", "B", "change", "rel");
-  for (const auto& [name, delta] : d.outcomes) {
-    out += fmt::format("{:<22} {:>10} {:>10} {:>10} {:>9}\n", name, static_cast<int64_t>(delta.a),
-                       static_cast<int64_t>(delta.b), SignedChange(delta.change(), true),
-                       RelativeChange(delta.relative()));
-  }
-  out += fmt::format("\n{:<{}} {:<6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "time to admission",
-                     kNameWidth, "", "count", "mean", "p50", "p90", "p99", "max");
-  WaitRows(out, "overall", d.overall);
-  if (!d.by_cluster_queue.empty()) {
-    out += "by ClusterQueue:\n";
-    for (const WaitDelta& w : d.by_cluster_queue) {
-      WaitRows(out, w.name, w);
-    }
-  }
-  const bool classes =
-      d.by_class.size() > 1 || (d.by_class.size() == 1 && !d.by_class[0].name.empty());
-  if (classes) {
-    out += "by class (label tally.dev/class):\n";
-    for (const WaitDelta& w : d.by_class) {
-      WaitRows(out, w.name.empty() ? "(none)" : w.name, w);
-    }
-  }
-  if (d.time_to_start.has_value()) {
-    out += fmt::format("\n{:<{}} {:<6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "time to start",
-                       kNameWidth, "", "count", "mean", "p50", "p90", "p99", "max");
-    WaitRows(out, "creation to pods ready", *d.time_to_start);
-  }
-  out += fmt::format("\n{:<46} {:>8} {:>8} {:>9}\n", "utilisation (mean usage / nominal)", "A", "B",
-                     "change");
-  for (const UsageDelta& u : d.usage) {
-    std::string name = Fit(fmt::format("{}/{}/{}", u.cluster_queue, u.flavor, u.resource), 46);
-    out += fmt::format("{:<46} {:>7.1f}% {:>7.1f}% {:>+7.1f}pp", name, u.utilisation.a * 100,
-                       u.utilisation.b * 100, u.utilisation.change() * 100);
-    if (u.nominal.a != u.nominal.b) {
-      out += fmt::format("  nominal {} -> {}", Amount(u.resource, u.nominal.a),
-                         Amount(u.resource, u.nominal.b));
-    }
-    out += '\n';
-  }
-
-  out += fmt::format(
-      "\nworkloads: {} in the decisions logs; admitted in both {}, in A only {}, in B only {}\n",
-      d.workloads_compared, d.admitted_both, d.admitted_only_a, d.admitted_only_b);
-  out += fmt::format("  first admission moved {}, flavor changed {}, fate changed {}\n",
-                     d.admission_time_changed, d.flavor_changed, d.fate_changed);
-  engine::StatusOr<int64_t> start = ParseRfc3339(d.start_a);
-  const int64_t t0 = start.ok() ? *start : 0;
-  if (!d.top_changed.empty()) {
-    out += fmt::format(
-        "\nlargest changes in time to admission ({}; A at, B at: first Admitted since A's "
-        "start):\n",
-        d.top_changed.size());
-    WorkloadRows(out, d.top_changed, t0);
-  }
-  if (!d.other_changed.empty()) {
-    out += fmt::format("\nsame admission time, flavor or fate changed ({} listed):\n",
-                       d.other_changed.size());
-    WorkloadRows(out, d.other_changed, t0);
-  }
-  if (!d.only_a.empty()) {
-    out += fmt::format("\nadmitted in A only ({} listed):\n", d.only_a.size());
-    WorkloadRows(out, d.only_a, t0);
-  }
-  if (!d.only_b.empty()) {
-    out += fmt::format("\nadmitted in B only ({} listed):\n", d.only_b.size());
-    WorkloadRows(out, d.only_b, t0);
-  }
-  return out;
-}
-
-namespace {
-
-void DeltaJson(JsonWriter& w, const Delta& d, bool integer) {
-  w.BeginObject();
-  w.Key("a");
-  integer ? w.Int(static_cast<int64_t>(d.a)) : w.RoundedNumber(d.a);
-  w.Key("b");
-  integer ? w.Int(static_cast<int64_t>(d.b)) : w.RoundedNumber(d.b);
-  w.Key("change");
-  integer ? w.Int(static_cast<int64_t>(d.change())) : w.RoundedNumber(d.change());
-  w.Key("relative");
-  w.RoundedNumber(d.relative());
-  w.EndObject();
-}
-
-void WaitJson(JsonWriter& w, const WaitDelta& d, bool named) {
-  w.BeginObject();
-  w.Key("count");
-  DeltaJson(w, d.count, true);
-  w.Key("inA");
-  w.Bool(d.in_a);
-  w.Key("inB");
-  w.Bool(d.in_b);
-  w.Key("max");
-  DeltaJson(w, d.max, false);
-  w.Key("mean");
-  DeltaJson(w, d.mean, false);
-  if (named) {
-    w.Key("name");
-    w.String(d.name);
-  }
-  w.Key("p50");
-  DeltaJson(w, d.p50, false);
-  w.Key("p90");
-  DeltaJson(w, d.p90, false);
-  w.Key("p99");
-  DeltaJson(w, d.p99, false);
-  w.EndObject();
-}
-
-void SideJson(JsonWriter& w, int64_t admitted, const std::string& fate,
-              const std::string& flavors) {
-  w.BeginObject();
-  w.Key("admitted");
-  if (admitted == kNeverAdmitted) {
-    w.Null();
-  } else {
-    w.String(FormatRfc3339(admitted));
-  }
-  w.Key("fate");
-  w.String(fate);
-  w.Key("flavors");
-  w.String(flavors);
-  w.EndObject();
-}
-
-void ChangesJson(JsonWriter& w, const std::vector<WorkloadChange>& list) {
-  w.BeginArray();
-  for (const WorkloadChange& c : list) {
-    w.BeginObject();
-    w.Key("a");
-    SideJson(w, c.admitted_a, c.fate_a, c.flavors_a);
-    w.Key("b");
-    SideJson(w, c.admitted_b, c.fate_b, c.flavors_b);
-    w.Key("clusterQueue");
-    w.String(c.cluster_queue);
-    w.Key("waitChangeSeconds");
-    if (c.admitted_a != kNeverAdmitted && c.admitted_b != kNeverAdmitted) {
-      w.RoundedNumber(c.wait_change_seconds());
-    } else {
-      w.Null();
-    }
-    w.Key("workload");
-    w.String(c.workload);
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
-void RunJson(JsonWriter& w, const std::string& dir, const std::string& mode,
-             const std::string& start, const std::string& trace) {
-  w.BeginObject();
-  w.Key("dir");
-  w.String(dir);
-  w.Key("mode");
-  w.String(mode);
-  w.Key("start");
-  w.String(start);
-  w.Key("trace");
-  w.String(trace);
-  w.EndObject();
-}
-
-}  // namespace
-
-std::string FormatDiffJson(const ReplayDiff& d) {
-  JsonWriter w;
-  w.BeginObject();
-  w.Key("a");
-  RunJson(w, d.dir_a, d.mode_a, d.start_a, d.trace_a);
-  w.Key("b");
-  RunJson(w, d.dir_b, d.mode_b, d.start_b, d.trace_b);
-  w.Key("outcomes");
-  {
-    std::vector<std::pair<std::string, Delta>> sorted = d.outcomes;
-    std::sort(sorted.begin(), sorted.end(),
-              [](const auto& x, const auto& y) { return x.first < y.first; });
-    w.BeginObject();
-    for (const auto& [name, delta] : sorted) {
-      w.Key(name);
-      DeltaJson(w, delta, true);
-    }
-    w.EndObject();
-  }
-  w.Key("timeToAdmission");
-  w.BeginObject();
-  w.Key("byClass");
-  w.BeginArray();
-  for (const WaitDelta& g : d.by_class) {
-    WaitJson(w, g, true);
-  }
-  w.EndArray();
-  w.Key("byClusterQueue");
-  w.BeginArray();
-  for (const WaitDelta& g : d.by_cluster_queue) {
-    WaitJson(w, g, true);
-  }
-  w.EndArray();
-  w.Key("overall");
-  WaitJson(w, d.overall, false);
-  w.EndObject();
-  if (d.time_to_start.has_value()) {
-    w.Key("timeToStart");
-    WaitJson(w, *d.time_to_start, false);
-  }
-  w.Key("usage");
-  w.BeginArray();
-  for (const UsageDelta& u : d.usage) {
-    w.BeginObject();
-    w.Key("clusterQueue");
-    w.String(u.cluster_queue);
-    w.Key("flavor");
-    w.String(u.flavor);
-    w.Key("nominal");
-    DeltaJson(w, u.nominal, true);
-    w.Key("resource");
-    w.String(u.resource);
-    w.Key("utilisation");
-    DeltaJson(w, u.utilisation, false);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("warnings");
-  w.BeginArray();
-  for (const std::string& s : d.warnings) {
-    w.String(s);
-  }
-  w.EndArray();
-  w.Key("workloads");
-  w.BeginObject();
-  w.Key("admissionTimeChanged");
-  w.Int(d.admission_time_changed);
-  w.Key("admittedBoth");
-  w.Int(d.admitted_both);
-  w.Key("admittedOnlyA");
-  w.Int(d.admitted_only_a);
-  w.Key("admittedOnlyB");
-  w.Int(d.admitted_only_b);
-  w.Key("compared");
-  w.Int(d.workloads_compared);
-  w.Key("fateChanged");
-  w.Int(d.fate_changed);
-  w.Key("flavorChanged");
-  w.Int(d.flavor_changed);
-  w.Key("onlyA");
-  ChangesJson(w, d.only_a);
-  w.Key("onlyB");
-  ChangesJson(w, d.only_b);
-  w.Key("otherChanged");
-  ChangesJson(w, d.other_changed);
-  w.Key("topChanged");
-  ChangesJson(w, d.top_changed);
-  w.EndObject();
-  w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return internal::FormatSecondsShort(static_cast<double>(micros - start_micros) / 1e6);
 }
 
 int RunDiff(const DiffOptions& options) {
