@@ -1,6 +1,9 @@
 // File: replay/report/html_page.cc
 #include "replay/report/html_page.h"
 
+#include "replay/report/html_table.h"
+#include "replay/report/report_writers.h"
+
 namespace replay::internal {
 
 std::string_view PageStyle() {
@@ -25,6 +28,22 @@ svg .axis-title{font-size:10px;fill:#1d2430}
 .worse{color:#b3261e}.better{color:#1b7f3b}
 )";
   return kStyle;
+}
+
+void AppendPageStart(std::string& out, std::string_view title, std::string_view head_extra) {
+  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += head_extra;
+  out += "<title>";
+  out += MarkupEscape(title);
+  out += "</title>\n<style>";
+  out += PageStyle();
+  out += "</style>\n</head>\n<body>\n";
+}
+
+void AppendPageEnd(std::string& out) {
+  out += "<script>";
+  out += SortScript();
+  out += "</script>\n</body>\n</html>\n";
 }
 
 }  // namespace replay::internal

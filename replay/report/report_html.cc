@@ -335,13 +335,12 @@ void AppendEngine(std::string& out, const ReplayReport& r) {
 
 std::string FormatReportHtml(const ReplayReport& report) {
   std::string out;
-  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  if (!report.run_id.empty()) {  // read back by tally diff and gate (replay_outputs.h)
-    out += "<meta name=\"tally-run-id\" content=\"" + report.run_id + "\">\n";
-  }
-  out += "<title>tally replay report</title>\n<style>";
-  out += internal::PageStyle();
-  out += "</style>\n</head>\n<body>\n<h1>tally replay report</h1>\n<p class=\"mode\">";
+  // The run id is read back by tally diff and gate (replay_outputs.h).
+  internal::AppendPageStart(
+      out, "tally replay report",
+      report.run_id.empty() ? std::string()
+                            : "<meta name=\"tally-run-id\" content=\"" + report.run_id + "\">\n");
+  out += "<h1>tally replay report</h1>\n<p class=\"mode\">";
   out += report.mode == "policy-only" ? "policy-only: no control-plane latency modelled"
                                       : fmt::format("{} model", MarkupEscape(report.mode));
   const char* sep = report.mode == "policy-only" ? "; settings: " : ": ";
@@ -363,9 +362,7 @@ std::string FormatReportHtml(const ReplayReport& report) {
   AppendUsage(out, report);
   AppendErrors(out, report);
   AppendEngine(out, report);
-  out += "<script>";
-  out += internal::SortScript();
-  out += "</script>\n</body>\n</html>\n";
+  internal::AppendPageEnd(out);
   return out;
 }
 

@@ -267,10 +267,8 @@ void AppendWorkloads(std::string& out, const ReplayDiff& d) {
 
 std::string FormatDiffHtml(const ReplayDiff& d) {
   std::string out;
-  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<title>tally diff: what changed</title>\n<style>";
-  out += internal::PageStyle();
-  out += "</style>\n</head>\n<body>\n<h1>What changed from A to B</h1>\n";
+  internal::AppendPageStart(out, "tally diff: what changed");
+  out += "<h1>What changed from A to B</h1>\n";
   AppendRuns(out, d);
   if (!d.warnings.empty()) {
     out += "<ul class=\"errors\">\n";
@@ -293,9 +291,7 @@ std::string FormatDiffHtml(const ReplayDiff& d) {
   }
   AppendUsage(out, d);
   AppendWorkloads(out, d);
-  out += "<script>";
-  out += internal::SortScript();
-  out += "</script>\n</body>\n</html>\n";
+  internal::AppendPageEnd(out);
   return out;
 }
 
