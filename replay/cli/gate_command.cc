@@ -23,6 +23,9 @@ Command AddGateCommand(CLI::App& app) {
                    "METRIC[@CLUSTERQUEUE]=LIMIT, e.g. p99_wait=+10% utilisation=-2pp")
       ->required();
   gate_cmd->add_option("--junit", gate->junit, "Also write the checks as JUnit XML to FILE");
+  gate_cmd->add_option("-o,--output", gate->output, "Output format")
+      ->check(CLI::IsMember({"text", "json", "yaml"}))
+      ->capture_default_str();
   return {gate_cmd, [gate] { return replay::RunGate(*gate); }};
 }
 

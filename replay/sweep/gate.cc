@@ -14,6 +14,8 @@
 #include <string_view>
 #include <utility>
 
+#include "replay/io/json_to_yaml.h"
+#include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/report_writers.h"
 
@@ -420,6 +422,76 @@ std::string FormatJUnit(const std::vector<GateCheck>& checks) {
   return out;
 }
 
+namespace {
+
+const char* ToString(LimitUnit unit) {
+  switch (unit) {
+    case LimitUnit::kAbsolute:
+      return "absolute";
+    case LimitUnit::kPercent:
+      return "percent";
+    case LimitUnit::kPoints:
+      return "points";
+  }
+  return "?";
+}
+
+void RunJson(JsonWriter& w, std::string_view dir, std::string_view mode) {
+  w.BeginObject();
+  w.Key("dir");
+  w.String(dir);
+  w.Key("mode");
+  w.String(mode);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string FormatGateJson(const GateOptions& options, std::string_view baseline_mode,
+                           std::string_view candidate_mode, const std::vector<GateCheck>& checks) {
+  JsonWriter w;
+  bool all = true;
+  w.BeginObject();
+  w.Key("baseline");
+  RunJson(w, options.baseline, baseline_mode);
+  w.Key("candidate");
+  RunJson(w, options.candidate, candidate_mode);
+  w.Key("checks");
+  w.BeginArray();
+  for (const GateCheck& c : checks) {
+    all = all && c.pass;
+    w.BeginObject();
+    w.Key("baseline");
+    w.RoundedNumber(c.baseline);
+    w.Key("candidate");
+    w.RoundedNumber(c.candidate);
+    w.Key("clusterQueue");
+    w.String(c.limit.cluster_queue);
+    w.Key("limit");
+    w.RoundedNumber(c.limit.amount);
+    w.Key("message");
+    w.String(c.message);
+    w.Key("metric");
+    w.String(ToString(c.limit.metric));
+    w.Key("pass");
+    w.Bool(c.pass);
+    w.Key("spec");
+    w.String(c.limit.spec);
+    w.Key("unit");
+    w.String(ToString(c.limit.unit));
+    w.Key("worseBy");
+    w.RoundedNumber(c.worse_by);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("pass");
+  w.Bool(all);
+  w.EndObject();
+  std::string out = w.Take();
+  out += '\n';
+  return out;
+}
+
 int RunGate(const GateOptions& options) {
   std::vector<GateLimit> limits;
   for (const std::string& spec : options.limits) {
@@ -456,10 +528,15 @@ int RunGate(const GateOptions& options) {
     }
     checks.push_back(EvaluateGateLimit(l, *b, *c));
   }
-  std::string table =
-      fmt::format("tally gate: baseline {} ({}), candidate {} ({})\n", options.baseline,
-                  base->report.mode, options.candidate, cand->report.mode);
-  table += FormatGateTable(checks);
+  std::string table;
+  if (options.output == "text") {
+    table = fmt::format("tally gate: baseline {} ({}), candidate {} ({})\n", options.baseline,
+                        base->report.mode, options.candidate, cand->report.mode);
+    table += FormatGateTable(checks);
+  } else {
+    table = ToOutputFormat(FormatGateJson(options, base->report.mode, cand->report.mode, checks),
+                           options.output);
+  }
   std::fwrite(table.data(), 1, table.size(), stdout);
   if (!options.junit.empty()) {
     std::ofstream out(options.junit, std::ios::binary | std::ios::trunc);

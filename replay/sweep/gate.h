@@ -1,10 +1,10 @@
 // File: replay/sweep/gate.h
 //
-// `tally gate --baseline A --candidate B --max METRIC=LIMIT ... [--junit FILE]`: a policy
-// regression gate for CI (docs/diff-and-gate.md). Each limit says how much worse than the baseline
-// the candidate may be on one report.json figure; the table goes to stdout, and the exit status is
-// 0 when every limit holds, 1 when one is broken, 2 for bad usage (unknown metric, bad limit,
-// unreadable output directory).
+// `tally gate --baseline A --candidate B --max METRIC=LIMIT ... [--junit FILE] [-o
+// text|json|yaml]`: a policy regression gate for CI (docs/diff-and-gate.md). Each limit says how
+// much worse than the baseline the candidate may be on one report.json figure; the table goes to
+// stdout, and the exit status is 0 when every limit holds, 1 when one is broken, 2 for bad usage
+// (unknown metric, bad limit, unreadable output directory).
 //
 //   engine::StatusOr<GateLimit> l = ParseGateLimit("p99_wait@team-a=+10%");
 //   GateCheck c = EvaluateGateLimit(*l, baseline_figures, candidate_figures);  // c.pass
@@ -24,6 +24,7 @@ struct GateOptions {
   std::string candidate;
   std::vector<std::string> limits;  // METRIC[@CLUSTERQUEUE]=LIMIT
   std::string junit;                // JUnit XML file, "" for none
+  std::string output = "text";      // text | json | yaml: what goes to stdout
 };
 
 enum class GateMetric : uint8_t {
@@ -81,6 +82,10 @@ GateCheck EvaluateGateLimit(const GateLimit& limit, double baseline, double cand
 
 std::string FormatGateTable(const std::vector<GateCheck>& checks);
 std::string FormatJUnit(const std::vector<GateCheck>& checks);
+// `-o json`: {"baseline":{dir,mode},"candidate":{dir,mode},"checks":[...],"pass":bool}, keys
+// sorted (docs/diff-and-gate.md, "gate -o json").
+std::string FormatGateJson(const GateOptions& options, std::string_view baseline_mode,
+                           std::string_view candidate_mode, const std::vector<GateCheck>& checks);
 
 int RunGate(const GateOptions& options);
 
