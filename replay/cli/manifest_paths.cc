@@ -11,12 +11,12 @@
 namespace replay::cli {
 
 CLI::Option* CheckManifestPaths(CLI::Option* option) {
-  static const CLI::Validator kPathOrStdin(
+  static const CLI::Validator path_or_stdin(
       [](std::string& value) -> std::string {
         return value == "-" ? std::string() : CLI::ExistingPath(value);
       },
       "PATH or -");
-  return option->check(kPathOrStdin);
+  return option->check(path_or_stdin);
 }
 
 }  // namespace replay::cli

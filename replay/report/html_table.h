@@ -41,6 +41,8 @@ class HtmlTable {
   ~HtmlTable();
   HtmlTable(const HtmlTable&) = delete;
   HtmlTable& operator=(const HtmlTable&) = delete;
+  HtmlTable(HtmlTable&&) = delete;
+  HtmlTable& operator=(HtmlTable&&) = delete;
 
   void Row(const std::vector<HtmlCell>& cells);
 

@@ -143,10 +143,10 @@ void AppendClusterQueues(std::string& out, const ReplayReport& r) {
               {"ClusterQueue", "admitted", "preempted", "pending at end", "running at end",
                "wait p50", "p90", "p99", "max", "utilisation", "of"},
               {true, false, false, false, false, false, false, false, false, false, true});
-  static const WaitStats kNone;
+  static const WaitStats no_waits;
   for (const CqCounts& cq : r.cluster_queues) {
     auto it = waits.find(cq.name);
-    const WaitStats& w = it == waits.end() ? kNone : *it->second;
+    const WaitStats& w = it == waits.end() ? no_waits : *it->second;
     const ResourceUsage* main = internal::MainResource(r, cq.name);
     t.Row(
         {MarkupEscape(cq.name), IntCell(cq.admitted), IntCell(cq.preempted),

@@ -84,7 +84,7 @@ ReplayReport FlavorReport(int flavors) {
   ReplayReport r;
   r.start_time = kStart;
   r.end_time = kStart + int64_t{16} * 3600 * 1'000'000;
-  for (double t = 0; t <= 16 * 3600; t += 600) {
+  for (int t = 0; t <= 16 * 3600; t += 600) {
     r.sample_times.push_back(t);
   }
   const size_t n = r.sample_times.size();
