@@ -1,7 +1,8 @@
 // Google Benchmark: what writing decisions.jsonl costs per line, by part (issue 22, "cheap
 // output"): quoting names (AppendJsonString: plain ASCII, which a decision line almost always
-// holds, then names with bytes to escape and UTF-8), RFC 3339 timestamps (WriteRfc3339) and a
-// whole Admitted-shaped line through JsonWriter. bytes/s is of the input text.
+// holds, then names with bytes to escape and UTF-8), RFC 3339 timestamps (WriteRfc3339), report
+// numbers (RoundedNumber, whole and fractional) and a whole Admitted-shaped line through
+// JsonWriter. bytes/s is of the input text.
 //
 //   build/release/bench/json_output_bench --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only
@@ -73,6 +74,35 @@ void BM_Rfc3339(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Rfc3339);
+
+// JsonWriter::RoundedNumber (six significant digits) on report.json's series: whole numbers
+// (counts, quotas in canonical units), which take the integer shortcut of d59c9a0, against the
+// same values plus a quarter, which take the to_chars path every number took before it.
+void RoundedNumbers(benchmark::State& state, double offset) {
+  std::vector<double> values;
+  for (int64_t i = 0; i < 4096; ++i) {
+    values.push_back(static_cast<double>((i * 7919) % 3'000'000) + offset);
+  }
+  replay::JsonWriter w;
+  for (auto _ : state) {
+    w.Clear();
+    w.BeginArray();
+    for (double v : values) {
+      w.RoundedNumber(v);
+    }
+    w.EndArray();
+    benchmark::DoNotOptimize(w.str().data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(values.size()));
+}
+void BM_RoundedNumberWhole(benchmark::State& state) {
+  RoundedNumbers(state, 0);
+}
+BENCHMARK(BM_RoundedNumberWhole);
+void BM_RoundedNumberFraction(benchmark::State& state) {
+  RoundedNumbers(state, 0.25);
+}
+BENCHMARK(BM_RoundedNumberFraction);
 
 // One Admitted line of the shape LogAdmission writes (replay/sim/shard_simulator.cc).
 void BM_AdmittedLine(benchmark::State& state) {
