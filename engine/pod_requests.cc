@@ -20,6 +20,20 @@ ResourceList EffectiveRequests(const ResourceList& requests, const ResourceList&
   return out;
 }
 
+// Adds EffectiveRequests(requests, limits) to `sum`, name by name (the order of names does not
+// matter: each name's sum only sees its own additions).
+void AddEffectiveRequests(ResourceList& sum, const ResourceList& requests,
+                          const ResourceList& limits) {
+  for (const auto& [name, q] : requests) {
+    AddTo(sum, name, q);
+  }
+  for (const auto& [name, limit] : limits) {
+    if (Find(requests, name) == nullptr) {
+      AddTo(sum, name, limit);
+    }
+  }
+}
+
 // Sets `name` to `amount`, inserting it in order if absent.
 void SetIn(ResourceList& list, const std::string& name, const DecimalQuantity& amount) {
   auto it =
@@ -70,37 +84,47 @@ const DecimalQuantity* Find(const ResourceList& list, const std::string& name) {
 }
 
 ResourceList PodRequests(const PodResources& pod) {
+  // Accumulated in place: each resource's sum is the same sequence of exact additions as
+  // Sum(sum, EffectiveRequests(...)) per container would make, without the copies (this runs for
+  // every workload that enters a replay).
   // 1. Regular containers.
   ResourceList sum;
   for (const ContainerResources& c : pod.containers) {
-    sum = Sum(sum, EffectiveRequests(c.requests, c.limits));
+    AddEffectiveRequests(sum, c.requests, c.limits);
   }
   // 2. Init containers in order; sidecars keep running and add to everything after them.
-  ResourceList sidecars;
   ResourceList init_max;
-  for (const ContainerResources& c : pod.init_containers) {
-    ResourceList req = EffectiveRequests(c.requests, c.limits);
-    if (c.restartable_sidecar) {
-      sum = Sum(sum, req);
-      sidecars = Sum(sidecars, req);
-      MaxInto(init_max, sidecars);
-    } else {
-      MaxInto(init_max, Sum(req, sidecars));
+  if (!pod.init_containers.empty()) {
+    ResourceList sidecars;
+    for (const ContainerResources& c : pod.init_containers) {
+      ResourceList req = EffectiveRequests(c.requests, c.limits);
+      if (c.restartable_sidecar) {
+        sum = Sum(sum, req);
+        sidecars = Sum(sidecars, req);
+        MaxInto(init_max, sidecars);
+      } else {
+        MaxInto(init_max, Sum(req, sidecars));
+      }
     }
   }
   // 3. max(sum, initMax).
-  ResourceList result = sum;
+  ResourceList result = std::move(sum);
   MaxInto(result, init_max);
   // 4. Pod-level requests replace cpu, memory and hugepages-*.
-  ResourceList pod_level = EffectiveRequests(pod.pod_requests, pod.pod_limits);
-  for (const auto& [name, q] : pod_level) {
-    if (!IsPodLevelOverridable(name)) {
-      continue;
+  if (!pod.pod_requests.empty() || !pod.pod_limits.empty()) {
+    ResourceList pod_level = EffectiveRequests(pod.pod_requests, pod.pod_limits);
+    for (const auto& [name, q] : pod_level) {
+      if (!IsPodLevelOverridable(name)) {
+        continue;
+      }
+      SetIn(result, name, q);
     }
-    SetIn(result, name, q);
   }
   // 5. Overhead.
-  return Sum(result, pod.overhead);
+  for (const auto& [name, q] : pod.overhead) {
+    AddTo(result, name, q);
+  }
+  return result;
 }
 
 ResourceList ExcludePrefixes(const ResourceList& list, const std::vector<std::string>& prefixes) {
@@ -163,8 +187,14 @@ ResourceList ApplyTransformations(const ResourceList& list,
 
 std::vector<CanonicalAmount> PerPodCanonical(const PodResources& pod,
                                              const ResourcesConfigSpec& config) {
-  ResourceList list = ApplyTransformations(
-      ExcludePrefixes(PodRequests(pod), config.exclude_resource_prefixes), config.transformations);
+  // Neither step copies the list when it has nothing to do (the common configuration).
+  ResourceList list = PodRequests(pod);
+  if (!config.exclude_resource_prefixes.empty()) {
+    list = ExcludePrefixes(list, config.exclude_resource_prefixes);
+  }
+  if (!config.transformations.empty()) {
+    list = ApplyTransformations(list, config.transformations);
+  }
   std::vector<CanonicalAmount> out;
   out.reserve(list.size());
   for (const auto& [name, q] : list) {
