@@ -8,26 +8,33 @@
 namespace engine {
 namespace {
 
-// 64-bit FNV-1a. Every field is written with a one-byte tag and strings with their length, so
-// that different field sequences cannot produce the same byte stream.
+// A chained 64-bit mix over a length-prefixed, tagged stream: each 8-byte word (a tag, a number,
+// or 8 bytes of a string) goes through splitmix64's finaliser, a bijection, so that different
+// field sequences cannot produce the same state unless the 64-bit state itself collides. Word at a
+// time: byte-wise FNV-1a cost a multiply per byte, 2-3 % of a replay's CPU (one hash per arriving
+// workload).
 class Hasher {
  public:
-  void Byte(unsigned char b) {
-    state_ ^= b;
-    state_ *= kPrime;
+  void Word(uint64_t v) {
+    uint64_t x = state_ ^ v;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    state_ = x + kStep;
   }
   void Bytes(const void* data, size_t size) {
     const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < size; ++i) {
-      Byte(p[i]);
+    for (; size >= 8; p += 8, size -= 8) {
+      Word(Load(p, 8));
+    }
+    if (size > 0) {
+      Word(Load(p, size));  // the length prefix tells a short tail from zero bytes
     }
   }
-  void Tag(char tag) { Byte(static_cast<unsigned char>(tag)); }
-  void U64(uint64_t v) {  // byte order fixed (little-endian), whatever the host's
-    for (int i = 0; i < 8; ++i) {
-      Byte(static_cast<unsigned char>(v >> (8 * i)));
-    }
-  }
+  void Tag(char tag) { Word(uint64_t{0x100} | static_cast<unsigned char>(tag)); }
+  void U64(uint64_t v) { Word(v); }
   void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
   void Str(std::string_view s) {
     U64(s.size());
@@ -53,9 +60,16 @@ class Hasher {
   uint64_t value() const { return state_; }
 
  private:
-  static constexpr uint64_t kOffset = 0xcbf29ce484222325ULL;
-  static constexpr uint64_t kPrime = 0x100000001b3ULL;
-  uint64_t state_ = kOffset;
+  // Little-endian, whatever the host's: the value is the same on every platform.
+  static uint64_t Load(const unsigned char* p, size_t n) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i) {
+      v |= uint64_t{p[i]} << (8 * i);
+    }
+    return v;
+  }
+  static constexpr uint64_t kStep = 0x9e3779b97f4a7c15ULL;
+  uint64_t state_ = 0xcbf29ce484222325ULL;
 };
 
 void HashList(Hasher& h, char tag, const ResourceList& list) {

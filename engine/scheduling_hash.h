@@ -9,11 +9,11 @@
 //   w.scheduling_hash = ComputeSchedulingHash(w, cluster);
 //
 // Kueue hashes a JSON document with SHA-256 and keeps 16 hex digits; only equality matters, so
-// tally uses 64-bit FNV-1a over a length-prefixed, tagged byte stream of the same fields (as far
-// as our specs carry them: node selector, required node affinity, tolerations, priority class
-// name, container / init-container / overhead / pod-level requests). The value is deterministic
-// across runs and platforms (resource names are hashed, never ids). It never returns 0, which
-// Workload::scheduling_hash uses for "not computed".
+// tally uses a 64-bit word-at-a-time mix (splitmix64's finaliser, chained) over a length-prefixed,
+// tagged stream of the same fields (as far as our specs carry them: node selector, required node
+// affinity, tolerations, priority class name, container / init-container / overhead / pod-level
+// requests). The value is deterministic across runs and platforms (resource names are hashed,
+// never ids). It never returns 0, which Workload::scheduling_hash uses for "not computed".
 //
 // Thread safety: pure function.
 #pragma once
