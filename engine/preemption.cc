@@ -188,7 +188,9 @@ bool Preemptor::FindTargets(const PreemptionRequest& request) {
 
 bool Preemptor::SearchTargets(const PreemptionRequest& request) {
   targets_.clear();
+  const uint64_t reused_before = collector_.lists_reused();
   collector_.Collect(request, candidates_);
+  stats_.lists_reused += collector_.lists_reused() - reused_before;
   stats_.candidates += candidates_.ordered.size();
   if (candidates_.ordered.empty()) {
     return false;

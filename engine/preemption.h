@@ -61,6 +61,7 @@ struct PreemptionSearchStats {
   uint64_t candidates = 0;         // candidates collected by the searches that ran
   uint64_t found = 0;              // searches that ended with a target set
   uint64_t bound_unsound = 0;      // kVerify: rejected by the bound, yet the search found targets
+  uint64_t lists_reused = 0;       // searches that reused a candidate list of the same question
 
   PreemptionSearchStats& operator+=(const PreemptionSearchStats& o) {
     searches += o.searches;
@@ -68,6 +69,7 @@ struct PreemptionSearchStats {
     candidates += o.candidates;
     found += o.found;
     bound_unsound += o.bound_unsound;
+    lists_reused += o.lists_reused;
     return *this;
   }
 };

@@ -98,12 +98,14 @@ CandidateCollector::CandidateCollector(const Cluster& cluster, const ResourceTre
     : cluster_(cluster), tree_(tree), store_(store), now_(now) {}
 
 void CandidateCollector::SetEvicting(std::span<const WorkloadId> evicting) {
+  ++sets_version_;
   evicting_.assign(evicting.begin(), evicting.end());
   std::sort(evicting_.begin(), evicting_.end());
   evicting_.erase(std::unique(evicting_.begin(), evicting_.end()), evicting_.end());
 }
 
 void CandidateCollector::SetExcluded(std::span<const WorkloadId> excluded) {
+  ++sets_version_;
   excluded_.assign(excluded.begin(), excluded.end());
   std::sort(excluded_.begin(), excluded_.end());
 }
@@ -255,12 +257,61 @@ bool CandidateCollector::FitsInQuota(NodeId node, std::vector<SlotAmount>& remai
   return fits;
 }
 
+bool CandidateCollector::ListKey::Matches(const ListKey& o) const {
+  return state_version == o.state_version && structure_version == o.structure_version
+         && sets_version == o.sets_version && workload == o.workload && priority == o.priority
+         && queue_order_time == o.queue_order_time && cq == o.cq
+         && advantage_step == o.advantage_step && needed == o.needed;
+}
+
+uint32_t CandidateCollector::FirstAdvantageStep(const PreemptionRequest& request) {
+  remaining_.assign(request.requests.begin(), request.requests.end());
+  if (FitsInQuota(request.cq_node, remaining_)) {
+    return 0;
+  }
+  uint32_t step = 0;  // bounded by the node count (the CQ is never in a cohort cycle here)
+  for (NodeId a = tree_.Parent(request.cq_node); IsValid(a) && step < tree_.num_nodes();
+       a = tree_.Parent(a)) {
+    ++step;
+    if (FitsInQuota(a, remaining_)) {
+      return step;  // the advantage holds from the next ancestor on
+    }
+  }
+  return kNoAdvantage;
+}
+
 void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList& out) {
+  const PreemptionSpec& preemption = cluster_.Spec(request.cq).preemption;
+  const bool from_cohort = tree_.HasParent(request.cq_node)
+                           && preemption.reclaim_within_cohort != PreemptionPolicy::kNever;
+  const uint32_t advantage_step = from_cohort ? FirstAdvantageStep(request) : kNoAdvantage;
+
+  const bool cacheable = !tree_.InWhatIf();
+  if (cacheable) {
+    probe_.state_version = tree_.state_version();
+    probe_.structure_version = tree_.structure_version();
+    probe_.sets_version = sets_version_;
+    probe_.workload = request.workload->id;
+    probe_.priority = request.workload->priority;
+    probe_.queue_order_time = request.workload->queue_order_time;
+    probe_.cq = request.cq;
+    probe_.advantage_step = advantage_step;
+    probe_.needed.assign(request.needed.begin(), request.needed.end());
+    for (const CachedList& c : cache_) {
+      if (c.valid && c.key.Matches(probe_)) {
+        out.ordered.assign(c.list.ordered.begin(), c.list.ordered.end());
+        out.none_from_other_cqs = c.list.none_from_other_cqs;
+        out.none_hierarchical = c.list.none_hierarchical;
+        ++lists_reused_;
+        return;
+      }
+    }
+  }
+
   out.ordered.clear();
   hierarchical_.clear();
   priority_.clear();
   same_queue_.clear();
-  const PreemptionSpec& preemption = cluster_.Spec(request.cq).preemption;
   needed_mask_ = 0;
   for (FrSlot slot : request.needed) {
     FlavorResource key = cluster_.SlotKey(slot);
@@ -271,22 +322,33 @@ void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList
     AddFromClusterQueue(request, request.cq, kInvalidId<NodeId>, false, same_queue_);
   }
 
-  if (tree_.HasParent(request.cq_node)
-      && preemption.reclaim_within_cohort != PreemptionPolicy::kNever) {
-    remaining_.assign(request.requests.begin(), request.requests.end());
-    bool advantage = FitsInQuota(request.cq_node, remaining_);
+  if (from_cohort) {
     NodeId previous = kInvalidId<NodeId>;
-    size_t steps = 0;  // bounded by the node count (the CQ is never in a cohort cycle here)
-    for (NodeId a = tree_.Parent(request.cq_node); IsValid(a) && steps < tree_.num_nodes();
-         a = tree_.Parent(a), ++steps) {
+    uint32_t step = 0;
+    for (NodeId a = tree_.Parent(request.cq_node); IsValid(a) && step < tree_.num_nodes();
+         a = tree_.Parent(a)) {
+      // Once the request fits below an ancestor, every workload using the quota of the ones
+      // above is reclaimable by hierarchy: the advantage sticks for the rest of the walk.
+      const bool advantage = advantage_step != kNoAdvantage && step >= advantage_step;
       AddFromSubtree(request, a, a, previous, advantage, advantage ? hierarchical_ : priority_);
-      // Once the request fits below A, every workload using A's quota is reclaimable by
-      // hierarchy: the advantage sticks for the rest of the walk.
-      advantage = FitsInQuota(a, remaining_) || advantage;
       previous = a;
+      ++step;
     }
   }
 
+  Order(out);
+  if (cacheable) {
+    CachedList& slot = cache_[cache_next_];
+    cache_next_ = (cache_next_ + 1) % cache_.size();
+    slot.valid = true;
+    std::swap(slot.key, probe_);
+    slot.list.ordered.assign(out.ordered.begin(), out.ordered.end());
+    slot.list.none_from_other_cqs = out.none_from_other_cqs;
+    slot.list.none_hierarchical = out.none_hierarchical;
+  }
+}
+
+void CandidateCollector::Order(CandidateList& out) {
   out.none_from_other_cqs = hierarchical_.empty() && priority_.empty();
   out.none_hierarchical = hierarchical_.empty();
   std::sort(hierarchical_.begin(), hierarchical_.end(), CandidateBefore);

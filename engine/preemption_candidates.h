@@ -22,6 +22,7 @@
 // Thread safety: none; one collector per scheduling shard.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -120,8 +121,11 @@ class CandidateCollector {
   void SetExcluded(std::span<const WorkloadId> excluded);
 
   // Fills `out` (cleared first). REQUIRES: request.cq exists and is active.
-  // Cost: O(candidates log candidates + nodes visited x |needed|).
+  // Cost: O(candidates log candidates + nodes visited x |needed|), or O(depth x |requests| +
+  // candidates) when the list was collected before for the same question (see ListCache).
   void Collect(const PreemptionRequest& request, CandidateList& out);
+  // How many Collect calls reused a list collected earlier.
+  uint64_t lists_reused() const { return lists_reused_; }
 
   // candidateIsValid: a same-CQ candidate always is; an other-CQ candidate is not when
   // `borrowing` and it is kReclaimWithoutBorrowing, or when its CQ or any ancestor strictly
@@ -149,6 +153,38 @@ class CandidateCollector {
   // `remaining` to what exceeds the node's local quota: max(0, v - LocalAvailable).
   bool FitsInQuota(NodeId node, std::vector<SlotAmount>& remaining) const;
   bool Usable(CqId cq) const;
+  // The ancestor step from which the request fits in quota below the ancestor ("hierarchical
+  // advantage", sticky once true), kNoAdvantage if never: all that `request.requests` changes in a
+  // collection. Fills remaining_.
+  uint32_t FirstAdvantageStep(const PreemptionRequest& request);
+  // Sorts the three lists and concatenates them into `out` in Kueue's iteration order.
+  void Order(CandidateList& out);
+
+  // A nomination asks the same question several times: the flavor assigner's what-ifs for each
+  // flavor and, under partial admission, each pod count tried, then the target computation. The
+  // list depends only on the preemptor, its ClusterQueue, the needed slots, the advantage step,
+  // the tree's state and the evicting / excluded sets; within one of the tree's state versions
+  // (never inside a what-if, whose removals do not bump it) the same key gives the same list.
+  struct ListKey {
+    uint64_t state_version = 0;
+    uint64_t structure_version = 0;
+    uint64_t sets_version = 0;
+    WorkloadId workload{};
+    int32_t priority = 0;
+    TimeMicros queue_order_time = 0;
+    CqId cq{};
+    uint32_t advantage_step = 0;
+    std::vector<FrSlot> needed;
+
+    bool Matches(const ListKey& o) const;
+  };
+  struct CachedList {
+    bool valid = false;
+    ListKey key;
+    CandidateList list;
+  };
+  static constexpr uint32_t kNoAdvantage = ~uint32_t{0};
+  static constexpr size_t kCachedLists = 4;
 
   const Cluster& cluster_;
   const ResourceTree& tree_;
@@ -160,9 +196,13 @@ class CandidateCollector {
   std::vector<Candidate> priority_;
   std::vector<Candidate> same_queue_;
   std::vector<SlotAmount> remaining_;
-  uint64_t needed_mask_ = 0;
-  std::vector<WorkloadId>
-      excluded_;  // sorted  // FlavorResourceBit of every needed slot of the request
+  uint64_t needed_mask_ = 0;          // FlavorResourceBit of every needed slot of the request
+  std::vector<WorkloadId> excluded_;  // sorted
+  uint64_t sets_version_ = 0;         // bumped by SetEvicting / SetExcluded
+  std::array<CachedList, kCachedLists> cache_;
+  size_t cache_next_ = 0;  // round robin
+  ListKey probe_;          // scratch
+  uint64_t lists_reused_ = 0;
 };
 
 }  // namespace internal

@@ -220,6 +220,8 @@ class ResourceTree {
   // Bumped by every change a nomination could see: usage outside a WhatIf (a WhatIf puts it
   // back), recomputes, cycle flags, slot groups (engine/nomination_memo.h).
   uint64_t state_version() const { return state_version_; }
+  // A WhatIf is open: usage may differ from what state_version() stands for.
+  bool InWhatIf() const { return what_if_ > 0; }
   // Bumped whenever a node is added or moves to another parent: what caches of the tree's shape
   // (the ClusterQueues under a root, engine/queue_manager.cc) are keyed on.
   uint64_t structure_version() const { return structure_version_; }

@@ -72,9 +72,10 @@ std::string FormatProfileTable(const ProfileReport& p) {
       PerUnit(p.cpu_seconds * 1e6, p.admissions), PerUnit(p.cpu_seconds * 1e6, p.nominations));
   out += fmt::format(
       "preemption searches {} ({:.2f} per nomination): {} rejected by the O(depth) bound, {} "
-      "collected {} candidates, {} found targets\n",
+      "collected {} candidates ({} lists reused from an earlier search of the same question), {} "
+      "found targets\n",
       s.searches, PerUnit(static_cast<double>(s.searches), p.nominations), s.rejected_by_bound,
-      s.searches - s.rejected_by_bound, s.candidates, s.found);
+      s.searches - s.rejected_by_bound, s.candidates, s.lists_reused, s.found);
   const engine::NominationMemoStats& m = p.memo;
   out += fmt::format(
       "nomination memo: {} hits, {} misses, {} not memoised (collected candidates), hit rate "
@@ -129,6 +130,8 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
   w.Int(static_cast<int64_t>(s.candidates));
   w.Key("found");
   w.Int(static_cast<int64_t>(s.found));
+  w.Key("listsReused");
+  w.Int(static_cast<int64_t>(s.lists_reused));
   w.Key("rejectedByBound");
   w.Int(static_cast<int64_t>(s.rejected_by_bound));
   w.Key("searches");

@@ -1,0 +1,123 @@
+// The candidate list a preemption search collected is reused by a later search of the same
+// question (engine/preemption_candidates.h, CandidateCollector::Collect): same preemptor,
+// ClusterQueue, needed slots, hierarchical-advantage step, tree state and evicting / excluded
+// sets. Each test changes one of them and checks that the list is collected afresh and reflects
+// the change, or keeps all of them and checks that it is reused.
+#include <gtest/gtest.h>
+
+#include "test/engine/preemption_test_fixture.h"
+
+namespace engine {
+namespace {
+
+using internal::CandidateVariant;
+
+// The worked example of preemption_test.cc: A (nominal 10, a1 holds 2) and B (nominal 10, b1 8
+// and b2 6, borrowing 4) in cohort C.
+class PreemptionListReuseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    w.AddCq("A", "C", Cpu(10), Policy(P::kLowerPriority, P::kAny));
+    w.AddCq("B", "C", Cpu(10));
+    w.Build();
+    w.Admit("a1", "A", 2, 0);
+    w.Admit("b1", "B", 8, 5, Opt().ReservedAt(200));
+    w.Admit("b2", "B", 6, 1, Opt().ReservedAt(100));
+    a2 = w.Pending("a2", "A", 6, 3);
+  }
+  uint64_t Reused() { return w.preemptor().stats().lists_reused; }
+  std::vector<CandidateVariant> Variants() {
+    std::vector<CandidateVariant> out;
+    for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
+      out.push_back(c.variant);
+    }
+    return out;
+  }
+
+  World w;
+  WorkloadId a2{};
+};
+
+TEST_F(PreemptionListReuseTest, TheTargetComputationReusesTheOraclesList) {
+  // AssignFlavors asks the oracle for 6 cpu of default; GetTargets then asks the same question.
+  EXPECT_EQ(w.Targets(a2), (Names{"b2:InCohortReclamation"}));
+  EXPECT_EQ(w.preemptor().stats().searches, 2u);
+  EXPECT_EQ(Reused(), 1u);
+  EXPECT_EQ(w.Candidates(), (Names{"b2", "b1", "a1"}));
+}
+
+TEST_F(PreemptionListReuseTest, AChangeOfTheTreeIsANewQuestion) {
+  w.Oracle(a2, 6);
+  w.Admit("b3", "B", 1, 0);  // reserves quota: the tree's state version moves
+  OracleResult r = w.Oracle(a2, 6);
+  EXPECT_EQ(Reused(), 0u);
+  EXPECT_EQ(r.mode, PreemptionMode::kReclaim);
+  // b3 is a candidate now, first among B's (lowest priority).
+  EXPECT_EQ(w.Candidates(), (Names{"b3", "b2", "b1", "a1"}));
+}
+
+TEST_F(PreemptionListReuseTest, ADifferentAdvantageIsANewQuestion) {
+  // 6 cpu fit in A's nominal quota (2 + 6 <= 10): B's workloads are reclaimed by hierarchy.
+  w.Oracle(a2, 6);
+  EXPECT_EQ(Variants(), (std::vector<CandidateVariant>{CandidateVariant::kHierarchicalReclaim,
+                                                       CandidateVariant::kHierarchicalReclaim,
+                                                       CandidateVariant::kWithinClusterQueue}));
+  // 9 cpu do not (2 + 9 > 10, nor in the cohort: 16 + 9 > 20): same slot, another list.
+  w.Oracle(a2, 9);
+  EXPECT_EQ(Reused(), 0u);
+  EXPECT_EQ(Variants(), (std::vector<CandidateVariant>{CandidateVariant::kReclaimWithoutBorrowing,
+                                                       CandidateVariant::kReclaimWithoutBorrowing,
+                                                       CandidateVariant::kWithinClusterQueue}));
+  // 5 cpu fit again, at the same step as 6: the first list is still remembered.
+  w.Oracle(a2, 5);
+  EXPECT_EQ(Reused(), 1u);
+  EXPECT_EQ(Variants()[0], CandidateVariant::kHierarchicalReclaim);
+}
+
+TEST_F(PreemptionListReuseTest, ExcludedAndEvictingSetsAreNewQuestions) {
+  w.Oracle(a2, 6);
+  std::vector<WorkloadId> excluded;
+  for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
+    if (w.Get(c.workload).spec->name == "b2") {
+      excluded.push_back(c.workload);
+    }
+  }
+  ASSERT_EQ(excluded.size(), 1u);
+  w.preemptor().SetExcluded(excluded);
+  w.Oracle(a2, 6);
+  EXPECT_EQ(Reused(), 0u);
+  EXPECT_EQ(w.Candidates(), (Names{"b1", "a1"}));
+
+  // Marked evicting: ordered first, so the list must be collected again too.
+  w.preemptor().SetExcluded({});
+  std::vector<WorkloadId> evicting;
+  for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
+    if (w.Get(c.workload).spec->name == "a1") {
+      evicting.push_back(c.workload);
+    }
+  }
+  ASSERT_EQ(evicting.size(), 1u);
+  w.preemptor().SetEvicting(evicting);
+  w.Oracle(a2, 6);
+  EXPECT_EQ(Reused(), 0u);
+  EXPECT_EQ(w.Candidates(), (Names{"a1", "b2", "b1"}));
+}
+
+TEST_F(PreemptionListReuseTest, NothingIsReusedInsideAWhatIf) {
+  w.Oracle(a2, 6);
+  ResourceTree& tree = w.cluster().mutable_tree();
+  {
+    // A what-if removal does not move the state version, so a list is never taken inside one.
+    ResourceTree::WhatIf what_if(tree);
+    const Workload& a1 = w.Get(w.preemptor().last_candidates().ordered.back().workload);
+    tree.RemoveUsage(w.cluster().ClusterQueueNode(w.Cq("A")), a1.usage);
+    w.Oracle(a2, 6);
+    EXPECT_EQ(Reused(), 0u);
+    tree.AddUsage(w.cluster().ClusterQueueNode(w.Cq("A")), a1.usage);
+  }
+  w.Oracle(a2, 6);
+  EXPECT_EQ(Reused(), 1u);  // the list collected before the what-if
+}
+
+}  // namespace
+}  // namespace engine
