@@ -36,7 +36,7 @@ struct ParsedLine {
 
 class ParallelEventReader {
  public:
-  static constexpr size_t kDefaultBatchLines = 8192;
+  static constexpr size_t kDefaultBatchLines = 2048;  // see SimulatorOptions::batch_lines
 
   // What a line is read for: the replay (every field, every error) or the shard planner's first
   // pass (RoutingLineParser: only what ties objects together; a line it cannot use is kError
