@@ -165,7 +165,8 @@ std::optional<YamlSyntaxError> internal::ForEachYamlEvent(
           problem = "a tag handle with no suffix";
         } else if (TagResolvesToUnwritableText(tag)) {
           problem =
-              "a tag resolves to text a verbatim tag cannot hold (a control character, a byte above "
+              "a tag resolves to text a verbatim tag cannot hold (a control character, a byte "
+              "above "
               "0x7F, a space or one of \" # % < > \\ ^ ` { | })";
         }
         if (problem != nullptr) {
