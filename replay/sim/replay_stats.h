@@ -86,8 +86,14 @@ class ReplayStats {
   // Records the samples due up to and including `t`, with the state as it is (before `t`).
   void SampleUntil(engine::TimeMicros t);
 
-  // Completes `report` (everything but input counters and engine cost) at virtual time `end`.
-  void Finish(engine::TimeMicros end, ReplayReport& report);
+  // The next sample's time: every sample before it has been recorded.
+  engine::TimeMicros next_sample() const { return next_sample_; }
+  // Completes `report` (everything but input counters and engine cost) at virtual time `end`,
+  // after recording the samples due before `sample_until` too (at least those up to `end`).
+  // Shards merged into one report must share their sample times: the caller passes every shard
+  // the same `sample_until`, the latest next_sample() among them (a shard that advanced further
+  // than the others, to its last timer, has sampled further).
+  void Finish(engine::TimeMicros end, engine::TimeMicros sample_until, ReplayReport& report);
   // After Finish: hands over the raw samples (the stats keep none).
   RawWaits TakeWaits();
 
@@ -119,6 +125,9 @@ class ReplayStats {
   void Count(CqAccum& acc, int sign);
   void Integrate(Accum& a, engine::TimeMicros now);
   void RecordSample();
+  // Fills `s` up to `samples` values with NaN (samples taken while its ClusterQueue did not
+  // exist in this shard).
+  static void PadSeries(CqSeries& s, size_t samples);
   void RecordDeviceSample(size_t index);
 
   ClusterState& state_;

@@ -312,8 +312,13 @@ const engine::SchedulerOptions& ShardSimulator::scheduler_options() const {
   return impl_->state.scheduler->options();
 }
 
-void ShardSimulator::Finish(int64_t end, ReplayReport& part, RawWaits& waits) {
-  impl_->stats.Finish(end, part);
+int64_t ShardSimulator::next_sample_time() const {
+  return impl_->stats.next_sample();
+}
+
+void ShardSimulator::Finish(int64_t end, int64_t sample_until, ReplayReport& part,
+                            RawWaits& waits) {
+  impl_->stats.Finish(end, sample_until, part);
   part.preemption_searches = impl_->state.scheduler->preemption_stats();
   part.nomination_memo = impl_->state.scheduler->memo_stats();
   waits = impl_->stats.TakeWaits();

@@ -89,7 +89,9 @@ class ShardSimulator {
 
   // Completes the measurements at virtual time `end` (the same for every shard): the figures of
   // this shard in `part` and its raw time-to-admission samples in `waits`.
-  void Finish(int64_t end, ReplayReport& part, RawWaits& waits);
+  // `sample_until`: ReplayStats::Finish (the latest next_sample_time() of all shards).
+  void Finish(int64_t end, int64_t sample_until, ReplayReport& part, RawWaits& waits);
+  int64_t next_sample_time() const;
   // Engine cost: nominated entries and their latency (wall ns per entry; the simulator merges
   // the shards' histograms).
   int64_t decisions() const;

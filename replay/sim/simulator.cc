@@ -531,10 +531,17 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       return options.until && !stopped ? s.now() : s.last_change();
     }));
   }
+  // And one sampling grid: a shard that ran further (to a timer past `end`) sampled further,
+  // and the merge puts every shard's series against one list of sample times.
+  TimeMicros sample_until = std::numeric_limits<TimeMicros>::min();
+  for (int k = 0; k < n; ++k) {
+    sample_until = std::max(
+        sample_until, engine->With(k, [&](ShardSimulator& s) { return s.next_sample_time(); }));
+  }
   std::vector<ReplayReport> parts(static_cast<size_t>(n));
   std::vector<RawWaits> waits(static_cast<size_t>(n));
   ForEachShard(arena, [&](int k, ShardSimulator& s) {
-    s.Finish(end, parts[static_cast<size_t>(k)], waits[static_cast<size_t>(k)]);
+    s.Finish(end, sample_until, parts[static_cast<size_t>(k)], waits[static_cast<size_t>(k)]);
   });
   MergeShardReports(parts, waits, report);
 

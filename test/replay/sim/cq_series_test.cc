@@ -1,0 +1,82 @@
+// Per-ClusterQueue time series (report.json `series`, report.html's plots) stay aligned with
+// `sampleTimes` when ClusterQueues appear during the trace and shards end at different times:
+// every shard numbers all ClusterQueues, but records values only for those that exist in it,
+// padding a ClusterQueue's earlier samples with NaN when it appears (replay/sim/replay_stats.cc,
+// RecordSample and PadSeries), and every shard samples up to the same time before the merge
+// (replay/sim/simulator.cc: the shard that ran to its last timer had one sample more, and its
+// series were one value longer than the report's sampleTimes).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "replay/sim/simulator.h"
+#include "test/testing/replay_harness.h"
+
+namespace replay {
+namespace {
+
+using testing::Added;
+using testing::Event;
+using testing::Manifests;
+using testing::Outcome;
+using testing::WorkloadJson;
+
+// A ClusterQueue without a cohort: its own shard.
+std::string ClusterQueueJson(const std::string& name) {
+  return R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")"
+         + name
+         + R"("},"spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":"4"}]}]}]}})";
+}
+
+const CqSeries* Find(const ReplayReport& r, const std::string& name) {
+  for (const CqSeries& s : r.series) {
+    if (s.name == name) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+TEST(CqSeriesTest, AClusterQueueCreatedMidTraceIsPaddedToEverySample) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    testing::ReplayHarness harness;
+    SimulatorOptions options;
+    options.threads = threads;
+    Outcome o = harness.Replay(Manifests("4"),
+                               {
+                                   Added(0, WorkloadJson("a", "2"), "2m"),
+                                   Event("ADDED", 30, ClusterQueueJson("late")),
+                                   Added(90, WorkloadJson("b", "2"), "1m"),
+                               },
+                               options);
+    ASSERT_TRUE(o.completed);
+    const ReplayReport& r = o.report;
+    ASSERT_GT(r.sample_times.size(), 60u);
+    ASSERT_EQ(r.series.size(), 2u);  // cq and late: nothing for ClusterQueues of other shards
+    for (const CqSeries& s : r.series) {
+      SCOPED_TRACE(s.name);
+      EXPECT_EQ(s.pending.size(), r.sample_times.size());
+      EXPECT_EQ(s.running.size(), r.sample_times.size());
+      EXPECT_EQ(s.utilisation.size(), r.sample_times.size());
+      EXPECT_EQ(s.mean_wait.size(), r.sample_times.size());
+    }
+    const CqSeries* cq = Find(r, "cq");
+    const CqSeries* late = Find(r, "late");
+    ASSERT_NE(cq, nullptr);
+    ASSERT_NE(late, nullptr);
+    for (size_t i = 0; i < r.sample_times.size(); ++i) {
+      SCOPED_TRACE(r.sample_times[i]);
+      EXPECT_FALSE(std::isnan(cq->running[i]));
+      // NaN while `late` did not exist, a count once it did (a sample at an instant is taken
+      // before that instant's events).
+      EXPECT_EQ(std::isnan(late->running[i]), r.sample_times[i] <= 30);
+      EXPECT_EQ(std::isnan(late->utilisation[i]), r.sample_times[i] <= 30);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace replay
