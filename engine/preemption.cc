@@ -59,6 +59,8 @@ class UsageUndo {
 
 }  // namespace
 
+const internal::CandidateList Preemptor::kNoCandidates;
+
 Preemptor::Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadStore& store,
                      TimeMicros now)
     : cluster_(cluster), tree_(tree), store_(store), collector_(cluster, tree, store, now) {}
@@ -189,10 +191,11 @@ bool Preemptor::FindTargets(const PreemptionRequest& request) {
 bool Preemptor::SearchTargets(const PreemptionRequest& request) {
   targets_.clear();
   const uint64_t reused_before = collector_.lists_reused();
-  collector_.Collect(request, candidates_);
+  candidates_ = &collector_.Collect(request);
+  const internal::CandidateList& candidates = *candidates_;
   stats_.lists_reused += collector_.lists_reused() - reused_before;
-  stats_.candidates += candidates_.ordered.size();
-  if (candidates_.ordered.empty()) {
+  stats_.candidates += candidates.ordered.size();
+  if (candidates.ordered.empty()) {
     return false;
   }
 
@@ -203,9 +206,9 @@ bool Preemptor::SearchTargets(const PreemptionRequest& request) {
       cluster_.Spec(request.cq).preemption.borrow_within_cohort == PreemptionPolicy::kNever;
   std::array<bool, 2> attempts{true, false};
   size_t num_attempts = 2;
-  if (candidates_.none_from_other_cqs || (borrow_forbidden && !UnderNominal(request))) {
+  if (candidates.none_from_other_cqs || (borrow_forbidden && !UnderNominal(request))) {
     num_attempts = 1;
-  } else if (borrow_forbidden && candidates_.none_hierarchical) {
+  } else if (borrow_forbidden && candidates.none_hierarchical) {
     attempts = {false, true};
   }
 
@@ -213,7 +216,7 @@ bool Preemptor::SearchTargets(const PreemptionRequest& request) {
     const bool borrowing = attempts[i];
     UsageUndo undo(tree_, undo_log_);
     targets_.clear();
-    for (const Candidate& c : candidates_.ordered) {
+    for (const Candidate& c : candidates.ordered) {
       if (!collector_.IsCandidateValid(request, c, borrowing)) {
         continue;
       }

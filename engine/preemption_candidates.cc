@@ -280,34 +280,42 @@ uint32_t CandidateCollector::FirstAdvantageStep(const PreemptionRequest& request
   return kNoAdvantage;
 }
 
-void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList& out) {
+const CandidateList& CandidateCollector::Collect(const PreemptionRequest& request) {
   const PreemptionSpec& preemption = cluster_.Spec(request.cq).preemption;
   const bool from_cohort = tree_.HasParent(request.cq_node)
                            && preemption.reclaim_within_cohort != PreemptionPolicy::kNever;
   const uint32_t advantage_step = from_cohort ? FirstAdvantageStep(request) : kNoAdvantage;
 
-  const bool cacheable = !tree_.InWhatIf();
-  if (cacheable) {
-    probe_.state_version = tree_.state_version();
-    probe_.structure_version = tree_.structure_version();
-    probe_.sets_version = sets_version_;
-    probe_.workload = request.workload->id;
-    probe_.priority = request.workload->priority;
-    probe_.queue_order_time = request.workload->queue_order_time;
-    probe_.cq = request.cq;
-    probe_.advantage_step = advantage_step;
-    probe_.needed.assign(request.needed.begin(), request.needed.end());
-    for (const CachedList& c : cache_) {
-      if (c.valid && c.key.Matches(probe_)) {
-        out.ordered.assign(c.list.ordered.begin(), c.list.ordered.end());
-        out.none_from_other_cqs = c.list.none_from_other_cqs;
-        out.none_hierarchical = c.list.none_hierarchical;
-        ++lists_reused_;
-        return;
-      }
+  if (tree_.InWhatIf()) {
+    CollectInto(request, advantage_step, from_cohort, uncached_);
+    return uncached_;
+  }
+  probe_.state_version = tree_.state_version();
+  probe_.structure_version = tree_.structure_version();
+  probe_.sets_version = sets_version_;
+  probe_.workload = request.workload->id;
+  probe_.priority = request.workload->priority;
+  probe_.queue_order_time = request.workload->queue_order_time;
+  probe_.cq = request.cq;
+  probe_.advantage_step = advantage_step;
+  probe_.needed.assign(request.needed.begin(), request.needed.end());
+  for (const CachedList& c : cache_) {
+    if (c.valid && c.key.Matches(probe_)) {
+      ++lists_reused_;
+      return c.list;
     }
   }
+  CachedList& slot = cache_[cache_next_];
+  cache_next_ = (cache_next_ + 1) % cache_.size();
+  CollectInto(request, advantage_step, from_cohort, slot.list);
+  slot.valid = true;
+  std::swap(slot.key, probe_);
+  return slot.list;
+}
 
+void CandidateCollector::CollectInto(const PreemptionRequest& request, uint32_t advantage_step,
+                                     bool from_cohort, CandidateList& out) {
+  const PreemptionSpec& preemption = cluster_.Spec(request.cq).preemption;
   out.ordered.clear();
   hierarchical_.clear();
   priority_.clear();
@@ -335,17 +343,7 @@ void CandidateCollector::Collect(const PreemptionRequest& request, CandidateList
       ++step;
     }
   }
-
   Order(out);
-  if (cacheable) {
-    CachedList& slot = cache_[cache_next_];
-    cache_next_ = (cache_next_ + 1) % cache_.size();
-    slot.valid = true;
-    std::swap(slot.key, probe_);
-    slot.list.ordered.assign(out.ordered.begin(), out.ordered.end());
-    slot.list.none_from_other_cqs = out.none_from_other_cqs;
-    slot.list.none_hierarchical = out.none_hierarchical;
-  }
 }
 
 void CandidateCollector::Order(CandidateList& out) {

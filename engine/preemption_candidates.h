@@ -120,10 +120,11 @@ class CandidateCollector {
   // removed from the snapshot for a recomputation). Empty by default.
   void SetExcluded(std::span<const WorkloadId> excluded);
 
-  // Fills `out` (cleared first). REQUIRES: request.cq exists and is active.
-  // Cost: O(candidates log candidates + nodes visited x |needed|), or O(depth x |requests| +
-  // candidates) when the list was collected before for the same question (see ListCache).
-  void Collect(const PreemptionRequest& request, CandidateList& out);
+  // The candidate list of `request`. REQUIRES: request.cq exists and is active.
+  // Cost: O(candidates log candidates + nodes visited x |needed|), or O(depth x |requests|) when
+  // the list was collected before for the same question (see ListKey): the list is not copied.
+  // The reference is valid until the next Collect.
+  const CandidateList& Collect(const PreemptionRequest& request);
   // How many Collect calls reused a list collected earlier.
   uint64_t lists_reused() const { return lists_reused_; }
 
@@ -183,6 +184,9 @@ class CandidateCollector {
     ListKey key;
     CandidateList list;
   };
+  // Collects into `out` (cleared first).
+  void CollectInto(const PreemptionRequest& request, uint32_t advantage_step, bool from_cohort,
+                   CandidateList& out);
   static constexpr uint32_t kNoAdvantage = ~uint32_t{0};
   static constexpr size_t kCachedLists = 4;
 
@@ -200,8 +204,9 @@ class CandidateCollector {
   std::vector<WorkloadId> excluded_;  // sorted
   uint64_t sets_version_ = 0;         // bumped by SetEvicting / SetExcluded
   std::array<CachedList, kCachedLists> cache_;
-  size_t cache_next_ = 0;  // round robin
-  ListKey probe_;          // scratch
+  size_t cache_next_ = 0;   // round robin
+  ListKey probe_;           // scratch
+  CandidateList uncached_;  // collected inside a what-if
   uint64_t lists_reused_ = 0;
 };
 
