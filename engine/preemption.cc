@@ -59,7 +59,10 @@ class UsageUndo {
 
 }  // namespace
 
-const internal::CandidateList Preemptor::kNoCandidates;
+const internal::CandidateList& Preemptor::last_candidates() const {
+  static const internal::CandidateList none;
+  return candidates_ != nullptr ? *candidates_ : none;
+}
 
 Preemptor::Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadStore& store,
                      TimeMicros now)

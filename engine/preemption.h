@@ -117,7 +117,7 @@ class Preemptor : public PreemptionOracle {
 
   // The candidate list the last GetTargets / SimulatePreemption call worked on (for tests). Stale
   // after a search the bound rejected, unless SetBoundCheck(false).
-  const internal::CandidateList& last_candidates() const { return *candidates_; }
+  const internal::CandidateList& last_candidates() const;
 
   void SetBoundCheck(PreemptionBoundCheck mode) { bound_check_ = mode; }
   const PreemptionSearchStats& stats() const { return stats_; }
@@ -143,8 +143,7 @@ class Preemptor : public PreemptionOracle {
   const WorkloadStore& store_;
   internal::CandidateCollector collector_;
   // Scratch, reused across calls.
-  const internal::CandidateList* candidates_ = &kNoCandidates;  // owned by collector_
-  static const internal::CandidateList kNoCandidates;
+  const internal::CandidateList* candidates_ = nullptr;  // owned by collector_
   std::vector<const internal::Candidate*> targets_;
   std::vector<FrSlot> needed_;
   std::vector<SlotAmount> single_request_;

@@ -49,6 +49,8 @@ class ParallelEventReader {
   ~ParallelEventReader();
   ParallelEventReader(const ParallelEventReader&) = delete;
   ParallelEventReader& operator=(const ParallelEventReader&) = delete;
+  ParallelEventReader(ParallelEventReader&&) = delete;
+  ParallelEventReader& operator=(ParallelEventReader&&) = delete;
 
   engine::Status Open(const std::string& path);
   void set_max_line_bytes(size_t bytes) { reader_.set_max_line_bytes(bytes); }

@@ -103,7 +103,7 @@ std::optional<YamlSyntaxError> internal::ForEachYamlEvent(
   }
   // Errors are collected, never printed (DiagDeleter says why): tally reports them in its own
   // file:line form.
-  fy_diag_cfg diag_cfg;
+  fy_diag_cfg diag_cfg{};
   fy_diag_cfg_default(&diag_cfg);
   diag_cfg.fp = nullptr;
   diag_cfg.output_fn = DropDiagnostic;

@@ -30,7 +30,7 @@ void ShardSimulator::Impl::LogSimple(
   const size_t time_size = WriteRfc3339(now, false, time_text);
   const std::string time_fallback = time_size == 0 ? FormatRfc3339(now) : std::string();
   fields[count++] = {"time", time_size > 0 ? std::string_view(time_text, time_size)
-                                           : std::string_view(time_fallback)};
+                                           : std::string_view{time_fallback}};
   fields[count++] = {"type", type};
   fields[count++] = {"workload", w.key};
   std::stable_sort(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(count),

@@ -45,6 +45,11 @@ int64_t PeakRssBytes() {
 // Standard input copied to a temporary file (the replay reads its trace twice); removed with it.
 class SpooledStdin {
  public:
+  SpooledStdin() = default;
+  SpooledStdin(const SpooledStdin&) = delete;
+  SpooledStdin& operator=(const SpooledStdin&) = delete;
+  SpooledStdin(SpooledStdin&&) = delete;
+  SpooledStdin& operator=(SpooledStdin&&) = delete;
   ~SpooledStdin() {
     if (!path_.empty()) {
       std::filesystem::remove(path_);
@@ -277,14 +282,22 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   const engine::ShardPlan& plan = engine->plan();
   // Heads of a large cycle are nominated on the same threads as the shards (nested loops).
   ArenaLoop nomination_loop(arena);
-  struct LoopGuard {
-    ShardedReplay& engine;
+  class LoopGuard {
+   public:
+    explicit LoopGuard(ShardedReplay& engine) : engine_(engine) {}
+    LoopGuard(const LoopGuard&) = delete;
+    LoopGuard& operator=(const LoopGuard&) = delete;
+    LoopGuard(LoopGuard&&) = delete;
+    LoopGuard& operator=(LoopGuard&&) = delete;
     ~LoopGuard() {
-      for (int k = 0; k < engine.num_shards(); ++k) {
-        engine.With(k, [](ShardSimulator& s) { s.SetNominationLoop(nullptr, 0); });
+      for (int k = 0; k < engine_.num_shards(); ++k) {
+        engine_.With(k, [](ShardSimulator& s) { s.SetNominationLoop(nullptr, 0); });
       }
     }
-  } loop_guard{*engine};
+
+   private:
+    ShardedReplay& engine_;
+  } loop_guard(*engine);
   for (int k = 0; k < n; ++k) {
     engine->With(k, [&](ShardSimulator& s) {
       s.SetNominationLoop(&nomination_loop, options.parallel_nomination_min_heads);
