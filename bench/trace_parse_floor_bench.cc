@@ -28,10 +28,14 @@
 #include <simdjson.h>
 
 #include "replay/generate/synthetic_generator.h"
+#include "replay/io/ondemand_walk.h"
 
 namespace {
 
 namespace od = simdjson::ondemand;
+using replay::ondemand_walk::ForEachField;
+using replay::ondemand_walk::ForEachItem;
+using replay::ondemand_walk::RawView;
 using simdjson::SUCCESS;
 
 constexpr int64_t kWorkloads = 20'000;
@@ -61,57 +65,12 @@ struct Extracted {
   }
 };
 
-// The bytes of a JSON string token up to its closing quote, without unescaping (as the replay's
-// fast path reads plain-ASCII strings, replay/io/workload_json.cc); the fixtures have no escapes.
-std::string_view View(od::raw_json_string raw) {
-  const char* begin = raw.raw();
-  const char* end = begin;
-  while (*end != '"') {
-    ++end;
-  }
-  return {begin, static_cast<size_t>(end - begin)};
-}
-
 bool String(od::value value, std::string_view& out) {
   od::raw_json_string raw;
   if (value.get_raw_json_string().get(raw) != SUCCESS) {
     return false;
   }
-  out = View(raw);
-  return true;
-}
-
-// Calls f(key, value) for each field of the object `value`; false if it is not one or f fails.
-template <typename F>
-bool ForEachField(od::value value, F&& f) {
-  od::object object;
-  if (value.get_object().get(object) != SUCCESS) {
-    return false;
-  }
-  for (auto result : object) {
-    od::field field;
-    if (std::move(result).get(field) != SUCCESS || !f(View(field.key()), field.value())) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// Calls f(item) for each element of the array `value`.
-template <typename F>
-bool ForEachItem(od::value value, F&& f) {
-  od::array array;
-  if (value.get_array().get(array) != SUCCESS) {
-    return false;
-  }
-  for (auto result : array) {
-    od::value item;
-    // get() takes an rvalue in simdjson's API, whatever clang-tidy says of the move.
-    if (std::move(result).get(item) != SUCCESS  // NOLINT(performance-move-const-arg)
-        || !f(item)) {
-      return false;
-    }
-  }
+  out = RawView(raw);
   return true;
 }
 
@@ -210,7 +169,7 @@ bool ParseLine(od::parser& parser, simdjson::padded_string_view line, Extracted&
     if (std::move(result).get(field) != SUCCESS) {
       return false;
     }
-    std::string_view key = View(field.key());
+    std::string_view key = RawView(field.key());
     od::value value = field.value();
     bool ok = true;
     if (key == "type") {

@@ -15,6 +15,7 @@
 #include "engine/k8s_names.h"
 #include "engine/quantity.h"
 #include "replay/io/input_limits.h"
+#include "replay/io/ondemand_walk.h"
 #include "replay/io/time_parse.h"
 
 namespace replay {
@@ -22,6 +23,9 @@ namespace {
 
 // Every helper returns false to mean "fall back to the slow path"; nothing here reports errors.
 namespace od = simdjson::ondemand;
+using ondemand_walk::ForEachField;
+using ondemand_walk::ForEachItem;
+using ondemand_walk::RawView;
 using simdjson::SUCCESS;
 
 constexpr std::string_view kClassLabel = "tally.dev/class";  // as replay/io/workload_fields.cc
@@ -42,16 +46,6 @@ bool PlainAscii(std::string_view text) {
   return ok;
 }
 
-// The bytes of a string token without escapes (PlainAscii checked), up to its closing quote.
-std::string_view View(od::raw_json_string raw) {
-  const char* begin = raw.raw();
-  const char* end = begin;
-  while (*end != '"') {
-    ++end;
-  }
-  return {begin, static_cast<size_t>(end - begin)};
-}
-
 // Marks `bit` in `seen`; false when it was already there (a duplicate key).
 bool Once(uint32_t& seen, uint32_t bit) {
   if ((seen & bit) != 0) {
@@ -66,7 +60,7 @@ bool String(od::value value, std::string_view& out) {
   if (value.get_raw_json_string().get(raw) != SUCCESS) {
     return false;  // null, a number, a map...: the slow path decides
   }
-  out = View(raw);
+  out = RawView(raw);
   return true;
 }
 
@@ -131,44 +125,6 @@ bool Decimal(od::value value, engine::DecimalQuantity& out) {
     return false;
   }
   out = *decimal;
-  return true;
-}
-
-// Calls f(key, value) for each field of the map `value`; false if it is not a map or f fails.
-template <typename F>
-bool ForEachField(od::value value, F&& f) {
-  od::object object;
-  if (value.get_object().get(object) != SUCCESS) {
-    return false;
-  }
-  for (auto result : object) {
-    od::field field;
-    if (std::move(result).get(field) != SUCCESS) {
-      return false;
-    }
-    if (!f(View(field.key()), field.value())) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// Calls f(item) for each element of the list `value`.
-template <typename F>
-bool ForEachItem(od::value value, F&& f) {
-  od::array array;
-  if (value.get_array().get(array) != SUCCESS) {
-    return false;
-  }
-  for (auto result : array) {
-    od::value item;
-    if (std::move(result).get(item) != SUCCESS) {
-      return false;
-    }
-    if (!f(item)) {
-      return false;
-    }
-  }
   return true;
 }
 
@@ -649,7 +605,7 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
     if (std::move(result).get(field) != SUCCESS) {
       return FastParse::kFallback;
     }
-    const std::string_view key = View(field.key());
+    const std::string_view key = RawView(field.key());
     od::value value = field.value();
     bool ok = false;
     if (key == "apiVersion") {
