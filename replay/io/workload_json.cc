@@ -588,7 +588,7 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
                                 simdjson::padded_string_view object_json,
                                 std::string_view file_name, engine::WorkloadSpec& out) {
   out = engine::WorkloadSpec{};
-  if (!PlainAscii(object_json)) {
+  if (!PlainAscii(std::string_view(object_json.data(), object_json.size()))) {
     return FastParse::kFallback;
   }
   od::document doc;
