@@ -60,7 +60,7 @@ struct SimulatorOptions {
   bool progress = false;  // progress on stderr
   // A terminal: a bar redrawn every 0.5 s. Otherwise (a log, CI) one plain line every 10 s.
   bool progress_tty = true;
-  int threads = 0;            // worker threads; 0 = one per core
+  int threads = 0;  // worker threads; 0 = one per core
   // Lines read and parsed per batch. Small enough that a batch's parsed events (about 1.3 KiB
   // each) are still in cache when the shard applies them: 8,192 cost 14 % more CPU on one
   // thread (the first touch of each parsed Workload missed the cache) and 5 % on two.
