@@ -186,8 +186,9 @@ struct ReplayReport {
     bool enabled = false;
     // Creation to the first PodsReady, in seconds: what a stockout delays and a fallback saves
     // (time to admission does not see it: quota is reserved at once on a flavor that stocks out).
+    // The samples behind it are RawWaits::starts (replay/sim/replay_stats.h): bounded, as every
+    // wait group's (issue 22), not a vector per started workload.
     WaitStats time_to_start;
-    std::vector<int64_t> start_samples;        // µs, raw (merged over shards, then summarised)
     std::map<std::string, int64_t> by_flavor;  // attempts that fell back from the flavor
     int64_t timeouts = 0;                      // attempts ended by a flavor's timeout
     int64_t check_rejections = 0;              // attempts ended by AdmissionCheckRejected

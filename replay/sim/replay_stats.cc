@@ -319,7 +319,7 @@ void ReplayStats::Finish(TimeMicros end, TimeMicros sample_until, ReplayReport& 
   report.cycles = report_.cycles;
   report.cycle_limit_hits = report_.cycle_limit_hits;
   report.fallbacks = report_.fallbacks;
-  report.fallbacks.time_to_start = SummarizeWaits(report.fallbacks.start_samples);
+  report.fallbacks.time_to_start = starts_.Summarize();
   report.resource_classes.enabled = report_.resource_classes.enabled;
   report.resource_classes.devices_short = report_.resource_classes.devices_short;
   if (report.resource_classes.enabled) {
@@ -414,6 +414,7 @@ RawWaits ReplayStats::TakeWaits() {
   RawWaits raw;
   raw.overall = std::move(waits_);
   raw.holds = std::move(holds_);
+  raw.starts = std::move(starts_);
   for (const auto& [name, index] : local_queues_) {
     if (index < waits_by_local_queue_.size() && !waits_by_local_queue_[index].empty()) {
       raw.by_local_queue[name] = std::move(waits_by_local_queue_[index]);

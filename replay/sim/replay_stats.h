@@ -32,7 +32,8 @@ struct RawWaits {
   std::map<std::string, WaitSamples> by_local_queue;
   std::map<std::string, WaitSamples> by_class;
   std::map<int32_t, WaitSamples> by_priority;
-  WaitSamples holds;  // quota hold times of finished workloads
+  WaitSamples holds;   // quota hold times of finished workloads
+  WaitSamples starts;  // creation to first PodsReady (ReplayReport::Fallbacks::time_to_start)
 };
 
 // Count, mean, nearest-rank percentiles and Prometheus buckets of `waits` (µs).
@@ -72,6 +73,9 @@ class ReplayStats {
   void OnCycle() { ++report_.cycles; }
   void OnCycleLimit() { ++report_.cycle_limit_hits; }
   ReplayReport::Fallbacks& fallbacks() { return report_.fallbacks; }
+  // A workload's first PodsReady, `wait` after its creation (Fallbacks::time_to_start). Kept even
+  // while no fallback is configured: one may come mid-trace.
+  void OnFirstStart(engine::TimeMicros wait) { starts_.Record(wait); }
   // Seed 001: a workload quota would have admitted was held back by devices.
   void OnDevicesShort(const std::string& key) {
     report_.resource_classes.devices_short.insert(key);
@@ -141,6 +145,7 @@ class ReplayStats {
   std::map<int32_t, WaitSamples> waits_by_priority_;
   WaitSamples waits_;
   WaitSamples holds_;
+  WaitSamples starts_;
 
   // Series.
   engine::TimeMicros sample_interval_ = 1'000'000;

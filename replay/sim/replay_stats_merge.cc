@@ -97,9 +97,6 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
       out.fallbacks.wasted_quota_seconds[key] += q;
     }
     MergeResourceClasses(p.resource_classes, out.resource_classes);
-    out.fallbacks.start_samples.insert(out.fallbacks.start_samples.end(),
-                                       p.fallbacks.start_samples.begin(),
-                                       p.fallbacks.start_samples.end());
     out.pending_at_end += p.pending_at_end;
     out.running_at_end += p.running_at_end;
     out.start_time = p.start_time;  // the same in every shard
@@ -114,6 +111,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     RawWaits& w = waits[i];
     all.overall.Merge(w.overall);
     all.holds.Merge(w.holds);
+    all.starts.Merge(w.starts);
     Absorb(all.by_local_queue, w.by_local_queue);
     Absorb(all.by_class, w.by_class);
     Absorb(all.by_priority, w.by_priority);
@@ -129,7 +127,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
   });
   out.wait_overall = all.overall.Summarize();
   out.hold_overall = all.holds.Summarize();
-  out.fallbacks.time_to_start = SummarizeWaits(out.fallbacks.start_samples);
+  out.fallbacks.time_to_start = all.starts.Summarize();
   out.wait_by_local_queue.clear();
   for (const auto& [name, samples] : all.by_local_queue) {
     out.wait_by_local_queue.push_back({name, samples.Summarize()});

@@ -107,8 +107,8 @@ void ShardSimulator::Impl::FallBack(WorkloadId id, const std::vector<engine::Fla
 void ShardSimulator::Impl::OnPodsReady(WorkloadId id) {
   Track& t = TrackOf(id);
   engine::OnFallbackPodsReady(cluster(), store().Get(id));
-  if (!t.ever_started) {  // kept even while no fallback is configured: one may come mid-trace
-    stats.fallbacks().start_samples.push_back(now - t.created);
+  if (!t.ever_started) {
+    stats.OnFirstStart(now - t.created);
   }
   t.ever_started = true;
   t.pods_ready = true;

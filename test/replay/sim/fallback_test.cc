@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include "replay/sim/replay_stats.h"
 #include "replay/sim/simulator.h"
+#include "replay/sim/wait_samples.h"
 #include "test/testing/replay_harness.h"
 
 namespace replay {
@@ -285,6 +287,34 @@ TEST_F(FallbackTest, FlavorSupplyEventsChangeTheModelMidTrace) {
   EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/x", FlavorOf("f1"), TimeField(1001)}));
   EXPECT_TRUE(o.Has({R"("type":"Finished")", "ns/x", TimeField(1061)}));
   EXPECT_EQ(o.report.fallbacks.time_to_start.count, 2);
+}
+
+// Time to start is kept like every wait group, in memory that does not grow with the trace
+// (issue 22): past WaitSamples::kExactUpTo workloads its percentiles come from a histogram,
+// within WaitSamples::kMaxRelativeError of the exact ones; count, mean and max stay exact. 6,000
+// workloads of 4 cpu all arrive at once and three flavors of 4 cpu run them three at a time for
+// 1 s; the next three start 1 s after that (Kueue's inadmissible batch period, docs/replay.md), so
+// the k-th to start waits 2 * floor(k / 3) s.
+TEST_F(FallbackTest, TimeToStartOfManyWorkloadsIsSummarisedWithinTheHistogramBound) {
+  constexpr int kWorkloads = 6000;
+  static_assert(static_cast<size_t>(kWorkloads) > WaitSamples::kExactUpTo);
+  std::vector<std::string> lines;
+  std::vector<int64_t> want;
+  for (int i = 0; i < kWorkloads; ++i) {
+    lines.push_back(Added(0, WorkloadJson(fmt::format("w{}", i), "4"), "1s"));
+    want.push_back(int64_t{i / 3} * 2'000'000);
+  }
+  Outcome o = Replay(ThreeFlavors("DeactivateWorkload", ""), lines);
+  ASSERT_TRUE(o.completed);
+  const WaitStats exact = SummarizeWaits(want);
+  const WaitStats& got = o.report.fallbacks.time_to_start;
+  EXPECT_EQ(got.count, kWorkloads);
+  EXPECT_DOUBLE_EQ(got.mean, exact.mean);
+  EXPECT_DOUBLE_EQ(got.max, exact.max);
+  EXPECT_EQ(got.cumulative_buckets, exact.cumulative_buckets);
+  for (auto [g, e] : {std::pair{got.p50, exact.p50}, {got.p90, exact.p90}, {got.p99, exact.p99}}) {
+    EXPECT_NEAR(g, e, e * WaitSamples::kMaxRelativeError) << "exact " << e;
+  }
 }
 
 TEST_F(FallbackTest, NoStrategyNoFallbackSection) {
