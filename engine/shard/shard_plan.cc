@@ -5,6 +5,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "engine/base/slash_join.h"
 
@@ -148,25 +149,59 @@ void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
   if (w.admission && !w.admission->cluster_queue.empty()) {
     Join(node, Node("ClusterQueue", w.admission->cluster_queue));
   }
-  workload_queues_.emplace_back(std::hash<std::string>{}(WorkloadName(w)), node);
-  if (workload_queues_.size() >= next_dedup_) {
-    JoinWorkloadQueues();
-    next_dedup_ = std::max(next_dedup_, 2 * workload_queues_.size());
+  workload_hashes_[node].push_back(std::hash<std::string>{}(WorkloadName(w)));
+  if (++workload_entries_ >= next_dedup_) {
+    DedupWorkloadHashes();
+    next_dedup_ = std::max(next_dedup_, 2 * workload_entries_);
+  }
+}
+
+void ShardPlanner::DedupWorkloadHashes() const {
+  workload_entries_ = 0;
+  for (auto& [node, hashes] : workload_hashes_) {
+    std::sort(hashes.begin(), hashes.end());
+    hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    workload_entries_ += hashes.size();
   }
 }
 
 void ShardPlanner::JoinWorkloadQueues() const {
-  std::sort(workload_queues_.begin(), workload_queues_.end());
-  // One entry per name is left, its queues joined: later events of it join with that one.
-  auto out = workload_queues_.begin();
-  for (auto it = workload_queues_.begin(); it != workload_queues_.end(); ++it) {
-    if (out != workload_queues_.begin() && std::prev(out)->first == it->first) {
-      Unite(std::prev(out)->second, it->second);
+  DedupWorkloadHashes();
+  // Every queue's list is sorted: merged in hash order, a name met again under another queue
+  // joins that queue with the first one it was met under. Which queue joins which does not
+  // matter: the components are the same, and shards are numbered by their smallest names.
+  struct Cursor {
+    uint64_t hash;
+    uint32_t node;
+    const std::deque<uint64_t>* hashes;
+    size_t next;
+  };
+  auto later = [](const Cursor& a, const Cursor& b) {
+    return std::tie(a.hash, a.node) > std::tie(b.hash, b.node);
+  };
+  std::vector<Cursor> heap;
+  for (const auto& [node, hashes] : workload_hashes_) {
+    if (!hashes.empty()) {
+      heap.push_back({hashes.front(), node, &hashes, 1});
+    }
+  }
+  std::make_heap(heap.begin(), heap.end(), later);
+  std::optional<std::pair<uint64_t, uint32_t>> first_seen;  // (name hash, its first queue)
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    Cursor& c = heap.back();
+    if (first_seen.has_value() && first_seen->first == c.hash) {
+      Unite(first_seen->second, c.node);
+    } else {
+      first_seen.emplace(c.hash, c.node);
+    }
+    if (c.next == c.hashes->size()) {
+      heap.pop_back();
       continue;
     }
-    *out++ = *it;
+    c.hash = (*c.hashes)[c.next++];
+    std::push_heap(heap.begin(), heap.end(), later);
   }
-  workload_queues_.erase(out, workload_queues_.end());
 }
 
 void ShardPlanner::JoinResourceClassUsers() const {

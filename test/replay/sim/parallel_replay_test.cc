@@ -398,8 +398,8 @@ TEST(ShardPlanTest, TreesTiedAnywhereInTheTraceShareAShard) {
   EXPECT_EQ(part.flavors.size(), 1u);
 }
 
-// The planner keeps one (name, queue) entry per Workload event and folds them whenever they have
-// doubled (from 65,536): a name seen again after many others, in another tree's queue, still
+// The planner keeps, per queue, the names of its Workload events and drops repeats whenever they
+// have doubled (from 65,536): a name seen again after many others, in another tree's queue, still
 // ties the trees; one seen again in the same queue ties nothing.
 TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
   LoadResult load = ThreeTreesAndASolo();
