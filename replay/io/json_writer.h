@@ -56,6 +56,10 @@ class JsonWriter {
 
 // Appends `s` as a JSON string literal (quotes included, RFC 8259 escaping) to `out`.
 void AppendJsonString(std::string_view s, std::string& out);
+// The common case of AppendJsonString at its cheapest: when `s` needs no escape and is plain
+// ASCII, appends it quoted and then `suffix` (unless '\0'), and returns true; else appends
+// nothing and returns false.
+bool AppendPlainJsonString(std::string_view s, char suffix, std::string& out);
 // `s` as a JSON string literal: JsonQuoted("a\"b") == R"("a\"b")".
 std::string JsonQuoted(std::string_view s);
 

@@ -156,6 +156,40 @@ TEST(JsonWriterTest, RoundedIntegersAsTheGeneralPath) {
   }
 }
 
+// Keys take the one-copy path when plain and the escaping path otherwise (JsonWriter::Key,
+// AppendPlainJsonString): both give the reference's text, and the plain path appends nothing
+// when it declines.
+TEST(JsonWriterTest, KeysAreEscapedLikeValuesAtEveryOffset) {
+  for (size_t length = 0; length <= 20; ++length) {
+    for (size_t at = 0; at <= length; ++at) {
+      for (int c : {0x01, 0x0a, 0x22, 0x5c, 0x41, 0x7f}) {
+        std::string text(length, 'k');
+        if (at < length) {
+          text[at] = static_cast<char>(c);
+        }
+        JsonWriter w;
+        w.BeginObject();
+        w.Key(text);
+        w.Int(1);
+        w.EndObject();
+        const std::string quoted = ReferenceQuoted(text);
+        std::string object = "{";
+        object.append(quoted).append(":1}");
+        ASSERT_EQ(w.str(), object) << length << " " << at << " " << c;
+        std::string out = "x";
+        const bool plain = AppendPlainJsonString(text, ':', out);
+        EXPECT_EQ(plain, text.find_first_of("\x01\n\"\\") == std::string::npos)
+            << length << " " << at;
+        std::string want = "x";
+        if (plain) {
+          want.append(quoted).append(":");
+        }
+        EXPECT_EQ(out, want);
+      }
+    }
+  }
+}
+
 TEST(JsonWriterTest, KeysAndCommas) {
   JsonWriter w;
   w.BeginObject();
