@@ -112,6 +112,12 @@ class EventLineParser {
                    int64_t line, TraceEvent& event, EventError& error, bool& timed);
 
  private:
+  // Parse's body. With `in_place_declined`, a Workload object is read in place by the fast path
+  // and the call sets *in_place_declined (returning kError) when that path declines, for the
+  // caller to parse again without it (nullptr: the object is read as its own document).
+  ReadResult ParseLine(const char* data, size_t size, size_t capacity, const std::string& path,
+                       int64_t line, TraceEvent& event, EventError& error, bool& timed,
+                       bool* in_place_declined);
   ReadResult ParseDeletedObject(std::string_view object_json, TraceEvent& event, EventError& error);
   struct Impl;
   std::unique_ptr<Impl> impl_;

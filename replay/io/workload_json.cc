@@ -584,18 +584,9 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
 
 }  // namespace
 
-FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
-                                simdjson::padded_string_view object_json,
-                                std::string_view file_name, engine::WorkloadSpec& out) {
+FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
+                                  engine::WorkloadSpec& out) {
   out = engine::WorkloadSpec{};
-  if (!PlainAscii(std::string_view(object_json.data(), object_json.size()))) {
-    return FastParse::kFallback;
-  }
-  od::document doc;
-  od::object root;
-  if (parser.iterate(object_json).get(doc) != SUCCESS || doc.get_object().get(root) != SUCCESS) {
-    return FastParse::kFallback;
-  }
   uint32_t seen = 0;
   bool v1beta1 = false;
   bool has_namespace = false;
@@ -626,10 +617,6 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
       return FastParse::kFallback;
     }
   }
-  const char* trailing = nullptr;
-  if (doc.current_location().get(trailing) == SUCCESS) {
-    return FastParse::kFallback;  // content after the object (the caller passes just one)
-  }
   if (seen != 15 || out.pod_sets.empty() || !ResolvePriorityClass(pf, v1beta1, out)) {
     return FastParse::kFallback;
   }
@@ -643,6 +630,32 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
     out.uid = out.name_space + "/" + out.name;
   }
   out.source = engine::SourceRef{std::string(file_name), 0, 1};
+  return FastParse::kParsed;
+}
+
+bool IsPlainAsciiJson(std::string_view text) {
+  return PlainAscii(text);
+}
+
+FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
+                                simdjson::padded_string_view object_json,
+                                std::string_view file_name, engine::WorkloadSpec& out) {
+  out = engine::WorkloadSpec{};
+  if (!PlainAscii(std::string_view(object_json.data(), object_json.size()))) {
+    return FastParse::kFallback;
+  }
+  od::document doc;
+  od::object root;
+  if (parser.iterate(object_json).get(doc) != SUCCESS || doc.get_object().get(root) != SUCCESS) {
+    return FastParse::kFallback;
+  }
+  if (ParseWorkloadObjectFast(root, file_name, out) != FastParse::kParsed) {
+    return FastParse::kFallback;
+  }
+  const char* trailing = nullptr;
+  if (doc.current_location().get(trailing) == SUCCESS) {
+    return FastParse::kFallback;  // content after the object (the caller passes just one)
+  }
   return FastParse::kParsed;
 }
 

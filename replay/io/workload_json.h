@@ -40,4 +40,13 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
                                 simdjson::padded_string_view object_json,
                                 std::string_view file_name, engine::WorkloadSpec& out);
 
+// The same walk over an object the caller is iterating in place (an event line's "object"), so
+// the line is indexed once rather than once more for its object. The caller has checked that
+// the object's bytes are plain ASCII (IsPlainAsciiJson; the whole line will do). On kParsed the
+// object has been read to its end; on kFallback the iteration is left anywhere (parse again).
+FastParse ParseWorkloadObjectFast(simdjson::ondemand::object object, std::string_view file_name,
+                                  engine::WorkloadSpec& out);
+// True when every byte is printable ASCII and none is a backslash (what the fast path reads).
+bool IsPlainAsciiJson(std::string_view text);
+
 }  // namespace replay

@@ -25,6 +25,7 @@
 
 #include "replay/generate/kueue_perf_generator.h"
 #include "replay/generate/synthetic_generator.h"
+#include "replay/io/event_reader.h"
 #include "replay/io/input_limits.h"
 #include "replay/io/manifest_loader.h"
 
@@ -732,6 +733,114 @@ TEST(WorkloadJsonTest, UnmodelledObjectsFallBack) {
   for (const auto& [what, json] : cases) {
     EXPECT_FALSE(ExpectConsistent(json, what)) << what << ": expected a fallback";
   }
+}
+
+// --- event lines: the object read in place ---------------------------------------------------
+
+// What EventLineParser::Parse made of a line, for comparing two readings.
+struct LineReading {
+  ReadResult result = ReadResult::kError;
+  bool timed = false;
+  TraceEvent event;
+  EventError error;
+};
+
+LineReading ReadLine(std::string_view line) {
+  static EventLineParser parser;
+  std::string padded(line);
+  padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
+  LineReading r;
+  r.result = parser.Parse(padded.data(), line.size(), padded.size(), std::string(kFile), 3, r.event,
+                          r.error, r.timed);
+  return r;
+}
+
+void ExpectSameReading(const LineReading& in_place, const LineReading& general,
+                       const std::string& what) {
+  ASSERT_EQ(in_place.result, general.result) << what << ": " << general.error.message;
+  EXPECT_EQ(in_place.timed, general.timed) << what;
+  EXPECT_EQ(in_place.error.reason, general.error.reason) << what;
+  EXPECT_EQ(in_place.error.field, general.error.field) << what;
+  EXPECT_EQ(in_place.error.message, general.error.message) << what;
+  const TraceEvent& a = in_place.event;
+  const TraceEvent& b = general.event;
+  EXPECT_EQ(a.type, b.type) << what;
+  EXPECT_EQ(a.time, b.time) << what;
+  EXPECT_EQ(a.line, b.line) << what;
+  EXPECT_EQ(a.kind, b.kind) << what;
+  EXPECT_EQ(a.name, b.name) << what;
+  EXPECT_EQ(a.runtime, b.runtime) << what;
+  EXPECT_EQ(a.pods_ready_after, b.pods_ready_after) << what;
+  ASSERT_EQ(a.object.workloads.size(), b.object.workloads.size()) << what;
+  if (!a.object.workloads.empty()) {
+    const std::vector<std::string> diffs = Diff(a.object.workloads[0], b.object.workloads[0]);
+    EXPECT_TRUE(diffs.empty()) << what << ": first difference: " << diffs.front();
+  }
+  EXPECT_EQ(a.object.cluster_queues.size(), b.object.cluster_queues.size()) << what;
+}
+
+// A plain ASCII line has its Workload object read in place, as the line is iterated; a line
+// with an escape anywhere is read the general way (its object as a document of its own, as
+// before). "\u0041DDED" is "ADDED" with an escape: the same event, read the general way. Every
+// envelope around every object reads the same both ways: the object before or after the other
+// fields, deletions (which read only the kind and name), a field the envelope refuses after the
+// object, a second object, content after the line's object, objects the fast path declines.
+TEST(WorkloadJsonTest, EventLinesReadTheirObjectInPlaceAsTheGeneralPathDoes) {
+  std::vector<std::pair<std::string, std::string>> objects = {
+      {"minimal", Wl(PodSpec(kCpu1))},
+      {"no namespace", Wl(PodSpec(kCpu1), R"("name":"w")")},
+      {"labels and uid",
+       Wl(PodSpec(kCpu1),
+          R"("name":"w","namespace":"ns","uid":"u-1","labels":{"tally.dev/class":"small"})")},
+      {"bad name (declined, refused)", Wl(PodSpec(kCpu1), R"("name":"Bad_Name")")},
+      {"status (declined)", R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload",)"
+                            R"("metadata":{"name":"w","namespace":"ns"},"spec":{)"
+                                + PodSpec(kCpu1) + R"(},"status":{}})"},
+      {"a ClusterQueue", R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue",)"
+                         R"("metadata":{"name":"cq"},"spec":{}})"},
+      {"not an object", R"([1,2])"},
+  };
+  SyntheticOptions o;
+  o.workloads = 40;
+  o.seed = 7;
+  o.flavors = 2;
+  o.resources = 3;
+  std::string manifests;
+  std::string events;
+  GenerateSynthetic(o, &manifests, [&events](std::string_view chunk) { events.append(chunk); });
+  for (const std::string& object : EventObjects(events, 1)) {
+    objects.emplace_back("synthetic", object);
+  }
+  ASSERT_GT(objects.size(), 40u);
+  const std::string time = R"("time":"2026-01-01T00:00:05Z")";
+  int in_place_events = 0;
+  for (const auto& [what, obj] : objects) {
+    for (const char* type : {"ADDED", "DELETED"}) {
+      const std::string plain = fmt::format(R"("type":"{}")", type);
+      const std::string escaped = fmt::format(R"("type":"\u00{:02x}{}")", type[0], type + 1);
+      const std::vector<std::pair<std::string, std::string>> shapes = {
+          {"usual", "{{{0}," + time + R"(,"runtime":"1m","object":{1}}})"},
+          {"object first", "{{\"object\":{1}," + time + ",{0}}}"},
+          {"unknown field after the object", "{{{0}," + time + R"(,"object":{1},"x":1}})"},
+          {"two objects", "{{{0}," + time + R"(,"object":{1},"object":{1}}})"},
+          {"content after the line", "{{{0}," + time + R"(,"object":{1}}} x)"},
+      };
+      for (const auto& [shape, format] : shapes) {
+        const std::string label = fmt::format("{} / {} / {}", what, type, shape);
+        const std::string in_place_line = fmt::format(fmt::runtime(format), plain, obj);
+        const std::string general_line = fmt::format(fmt::runtime(format), escaped, obj);
+        if (what == "synthetic") {
+          ASSERT_TRUE(IsPlainAsciiJson(in_place_line)) << label;
+        }
+        ASSERT_FALSE(IsPlainAsciiJson(general_line)) << label;
+        const LineReading a = ReadLine(in_place_line);
+        const LineReading b = ReadLine(general_line);
+        ExpectSameReading(a, b, label + "\n" + in_place_line);
+        in_place_events += a.result == ReadResult::kEvent && !a.event.object.workloads.empty();
+      }
+    }
+  }
+  EXPECT_GT(in_place_events, 80);
 }
 
 }  // namespace
