@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <exception>
 #include <filesystem>
@@ -108,31 +109,93 @@ class Loader {
     ++result_.files_read;
     file_order_.emplace(file, file_order_.size());
     const size_t first_error = result_.errors.size();
-    std::vector<YAML::Node> documents;
-    try {
-      documents = LoadYamlDocuments(std::string(text));
-    } catch (const YAML::Exception& e) {
-      const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
-      AddFileError(file, line, fmt::format("not valid YAML: {}", e.msg));
-      AddTemplateHints(text, first_error);
-      return;
-    }
     // An alias is a second reference to its anchored node: a List of 100,000 aliases of one
     // Workload is 100,000 Workloads to parse (a 570 KB file took 4.6 GB and over 2 minutes).
     // Documents are walked with their aliases followed, within --max-yaml-nodes and
     // --max-yaml-depth, when the text can hold an alias at all (it needs a '*').
     const bool may_have_aliases = text.find('*') != std::string_view::npos;
-    for (size_t i = 0; i < documents.size(); ++i) {
-      if (may_have_aliases) {
-        if (std::optional<YamlExpansionIssue> issue = FindYamlExpansionIssue(documents[i])) {
-          AddFileError(file, issue->line, std::move(issue->message));
-          ++result_.documents_read;
-          continue;
+    // The documents are loaded as they are parsed, a few at a time (replay/io/yaml_documents.h):
+    // a file found not to be YAML further on takes back what its first documents loaded, so that
+    // it loads nothing, as when it was parsed whole first.
+    const LoadMark mark = Mark();
+    try {
+      ForEachYamlDocument(std::string(text), [&](const YAML::Node& doc, size_t i) {
+        if (may_have_aliases) {
+          if (std::optional<YamlExpansionIssue> issue = FindYamlExpansionIssue(doc)) {
+            AddFileError(file, issue->line, std::move(issue->message));
+            ++result_.documents_read;
+            return;
+          }
         }
-      }
-      LoadDocument(documents[i], file, static_cast<int>(i));
+        LoadDocument(doc, file, static_cast<int>(i));
+      });
+    } catch (const YAML::Exception& e) {
+      Restore(mark);
+      const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
+      AddFileError(file, line, fmt::format("not valid YAML: {}", e.msg));
+      AddTemplateHints(text, first_error);
+      return;
     }
     AddTemplateHints(text, first_error);
+  }
+
+  // What a file's documents change in the result, to take it back (LoadText).
+  struct LoadMark {
+    std::array<size_t, 11> lists{};
+    engine::ConfigurationSpec configuration;
+    size_t errors = 0;
+    size_t warnings = 0;
+    int documents_read = 0;
+    int empty_documents = 0;
+    int skipped_unknown = 0;
+    std::map<std::string, int> loaded_by_kind;
+    std::map<std::string, int> skipped_by_kind;
+  };
+
+  template <typename F>
+  void ForEachList(F&& f) {
+    engine::ClusterSpec& s = result_.spec;
+    f(0, s.flavors);
+    f(1, s.cohorts);
+    f(2, s.cluster_queues);
+    f(3, s.local_queues);
+    f(4, s.priority_classes);
+    f(5, s.workloads);
+    f(6, s.namespaces);
+    f(7, s.admission_checks);
+    f(8, s.flavor_supplies);
+    f(9, s.resource_classes);
+    f(10, s.nodes);
+  }
+
+  LoadMark Mark() {
+    LoadMark m;
+    ForEachList([&m](size_t i, const auto& list) { m.lists[i] = list.size(); });
+    m.configuration = result_.spec.configuration;
+    m.errors = result_.errors.size();
+    m.warnings = result_.warnings.size();
+    m.documents_read = result_.documents_read;
+    m.empty_documents = result_.empty_documents;
+    m.skipped_unknown = result_.skipped_unknown;
+    m.loaded_by_kind = result_.loaded_by_kind;
+    m.skipped_by_kind = result_.skipped_by_kind;
+    return m;
+  }
+
+  // The field lines recorded for the objects taken back stay: they are only looked up for
+  // objects that exist.
+  void Restore(const LoadMark& m) {
+    ForEachList([&m](size_t i, auto& list) {
+      list.erase(list.begin() + static_cast<std::ptrdiff_t>(m.lists[i]), list.end());
+    });
+    result_.spec.configuration = m.configuration;
+    result_.errors.resize(m.errors);
+    result_.warnings.resize(m.warnings);
+    result_.documents_read = m.documents_read;
+    result_.empty_documents = m.empty_documents;
+    result_.skipped_unknown = m.skipped_unknown;
+    result_.loaded_by_kind = m.loaded_by_kind;
+    result_.skipped_by_kind = m.skipped_by_kind;
   }
 
   // Validates everything loaded and orders the messages by file, document and line.

@@ -13,8 +13,11 @@
 namespace replay {
 namespace {
 
-// Below this a text is parsed on one thread (a thread costs more than it saves).
+// Below this a text is parsed whole, on one thread (a thread costs more than it saves).
 constexpr size_t kMinParallelBytes = size_t{128} << 10;
+// Above it, in chunks of about this much, a few at a time (one per thread): a chunk's trees take
+// some 70 bytes per byte of YAML, and are freed once visited.
+constexpr size_t kStreamChunkBytes = size_t{64} << 10;
 
 bool IsDocumentStart(const std::string& text, size_t line) {
   if (text.compare(line, 3, "---") != 0) {
@@ -30,6 +33,13 @@ bool IsDocumentStart(const std::string& text, size_t line) {
 namespace internal {
 
 std::vector<size_t> YamlCutPoints(const std::string& text, size_t parts) {
+  // A chunk's lines are numbered from the count of '\n' before it; a lone '\r' is a line break
+  // to YAML too, so such a text is not cut (its lines would be numbered differently).
+  for (size_t cr = text.find('\r'); cr != std::string::npos; cr = text.find('\r', cr + 1)) {
+    if (cr + 1 == text.size() || text[cr + 1] != '\n') {
+      return {};
+    }
+  }
   std::vector<size_t> starts;  // every document-start line after the first byte
   for (size_t line = 0; line < text.size();) {
     const char c = text[line];
@@ -65,45 +75,75 @@ std::vector<size_t> YamlCutPoints(const std::string& text, size_t parts) {
 
 }  // namespace internal
 
-std::vector<YAML::Node> LoadYamlDocuments(const std::string& text) {
+void ForEachYamlDocument(const std::string& text, const YamlDocumentVisitor& visit) {
   const auto threads = static_cast<size_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
-  return internal::LoadYamlDocumentsInParts(text, threads);
+  const size_t chunks =
+      std::max(threads, (text.size() + kStreamChunkBytes - 1) / kStreamChunkBytes);
+  internal::ForEachYamlDocumentInParts(text, chunks, threads, visit);
+}
+
+std::vector<YAML::Node> LoadYamlDocuments(const std::string& text) {
+  std::vector<YAML::Node> documents;
+  ForEachYamlDocument(text,
+                      [&documents](const YAML::Node& doc, size_t) { documents.push_back(doc); });
+  return documents;
 }
 
 std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& text, size_t parts) {
+  std::vector<YAML::Node> documents;
+  ForEachYamlDocumentInParts(text, parts, parts, [&documents](const YAML::Node& doc, size_t) {
+    documents.push_back(doc);
+  });
+  return documents;
+}
+
+void internal::ForEachYamlDocumentInParts(const std::string& text, size_t chunks, size_t wave,
+                                          const YamlDocumentVisitor& visit) {
   std::vector<size_t> cuts;
-  if (parts > 1 && text.size() >= kMinParallelBytes) {
-    cuts = internal::YamlCutPoints(text, parts);
-  }
-  if (cuts.empty()) {
-    return LoadAllYaml(text);
+  if (chunks > 1 && text.size() >= kMinParallelBytes) {
+    cuts = internal::YamlCutPoints(text, chunks);
   }
   std::vector<size_t> bounds = {0};
   bounds.insert(bounds.end(), cuts.begin(), cuts.end());
   bounds.push_back(text.size());
-  const size_t chunks = bounds.size() - 1;
-  std::vector<std::vector<YAML::Node>> parsed(chunks);
-  std::vector<char> failed(chunks, 0);
-  tbb::parallel_for(size_t{0}, chunks, [&](size_t k) {
-    const size_t begin = bounds[k];
-    const size_t end = bounds[k + 1];
-    const std::string_view before(text.data(), begin);
-    std::string chunk(static_cast<size_t>(std::count(before.begin(), before.end(), '\n')), '\n');
-    chunk.append(text, begin, end - begin);
-    try {
-      parsed[k] = LoadAllYaml(chunk);
-    } catch (const std::exception&) {
-      failed[k] = 1;
+  const size_t count = bounds.size() - 1;
+  // The 0-based line each chunk starts on: the '\n' before it.
+  std::vector<int> first_lines(count, 0);
+  for (size_t k = 1; k < count; ++k) {
+    first_lines[k] =
+        first_lines[k - 1]
+        + static_cast<int>(std::count(text.begin() + static_cast<ptrdiff_t>(bounds[k - 1]),
+                                      text.begin() + static_cast<ptrdiff_t>(bounds[k]), '\n'));
+  }
+  wave = std::max<size_t>(1, wave);
+  size_t index = 0;
+  for (size_t first = 0; first < count; first += wave) {
+    const size_t last = std::min(count, first + wave);
+    std::vector<std::vector<YAML::Node>> parsed(last - first);
+    std::vector<char> failed(last - first, 0);
+    auto parse = [&](size_t k) {
+      const std::string_view chunk(text.data() + bounds[k], bounds[k + 1] - bounds[k]);
+      try {
+        parsed[k - first] = internal::LoadAllYamlFromLine(chunk, first_lines[k]);
+      } catch (const std::exception&) {
+        failed[k - first] = 1;
+      }
+    };
+    if (last - first == 1) {
+      parse(first);
+    } else {
+      tbb::parallel_for(first, last, parse);
     }
-  });
-  if (std::find(failed.begin(), failed.end(), 1) != failed.end()) {
-    return LoadAllYaml(text);  // throws the whole text's first error, with its position
+    if (std::find(failed.begin(), failed.end(), 1) != failed.end()) {
+      LoadAllYaml(text);  // throws the whole text's first error, with its position
+    }
+    for (std::vector<YAML::Node>& part : parsed) {
+      for (YAML::Node& doc : part) {
+        visit(doc, index++);
+      }
+      part.clear();  // this chunk's trees are freed before the next wave is parsed
+    }
   }
-  std::vector<YAML::Node> documents;
-  for (std::vector<YAML::Node>& part : parsed) {
-    std::move(part.begin(), part.end(), std::back_inserter(documents));
-  }
-  return documents;
 }
 
 }  // namespace replay

@@ -3,18 +3,21 @@
 // The documents of a multi-document manifests file (LoadAllYaml, replay/io/yaml_tree.h), on
 // several threads when it is large. A line that starts with "---" followed by a blank or the end
 // of the line always starts a document (YAML 1.2 §9.1.2: document markers are forbidden inside
-// scalars), so the text is cut at such lines into one chunk per thread and the chunks are parsed
-// concurrently. Each chunk is preceded by as many newlines as there are lines before it, so the
-// line numbers of its nodes (YAML::Node::Mark) are those of the whole file.
+// scalars), so the text is cut at such lines into chunks, parsed one per thread at a time. Each
+// chunk's lines are numbered from the line it starts on, so the line numbers of its nodes
+// (YAML::Node::Mark) are those of the whole file.
 //
 //   std::vector<YAML::Node> docs = LoadYamlDocuments(text);   // throws YAML::ParserException
+//   ForEachYamlDocument(text, [](const YAML::Node& doc, size_t i) { ... });  // a few at a time
 //
 // Equivalence: the documents are those of LoadAllYaml(text), in order, and so is the exception
 // of an invalid text (the whole text is parsed again to find its first error). A text with
-// directives ('%' at the start of a line) or document-end markers ("...") is parsed whole.
+// directives ('%' at the start of a line), document-end markers ("...") or a line break that is
+// a lone '\r' is parsed whole.
 // Threads: those of the caller's oneTBB arena (one with --threads 1).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,12 +27,26 @@ namespace replay {
 
 std::vector<YAML::Node> LoadYamlDocuments(const std::string& text);
 
+// Called with each document and its 0-based index, in order.
+using YamlDocumentVisitor = std::function<void(const YAML::Node& document, size_t index)>;
+
+// The documents of LoadYamlDocuments(text), one at a time, without holding them all: a text above
+// 128 KiB is parsed in chunks of about 64 KiB (at document starts), one chunk per thread at a
+// time, and a chunk's trees are dropped once `visit` has seen them (a 0.9 MB manifests file held
+// about 50 MB of yaml-cpp nodes at once). Throws YAML::ParserException, as LoadAllYaml(text),
+// when the text is not valid YAML — possibly after `visit` has seen the documents of the chunks
+// before the broken one: a caller that keeps what it saw undoes it.
+void ForEachYamlDocument(const std::string& text, const YamlDocumentVisitor& visit);
+
 namespace internal {
 // Where LoadYamlDocuments cuts `text` into at most `parts` chunks: the offsets of the lines that
 // start each chunk after the first (ascending), or empty when it must not be cut.
 std::vector<size_t> YamlCutPoints(const std::string& text, size_t parts);
 // LoadYamlDocuments with the text cut into at most `parts` chunks (if large enough).
 std::vector<YAML::Node> LoadYamlDocumentsInParts(const std::string& text, size_t parts);
+// ForEachYamlDocument with the text cut into at most `chunks` chunks, `wave` parsed at a time.
+void ForEachYamlDocumentInParts(const std::string& text, size_t chunks, size_t wave,
+                                const YamlDocumentVisitor& visit);
 }  // namespace internal
 
 }  // namespace replay

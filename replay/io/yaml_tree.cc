@@ -47,7 +47,8 @@ bool IsNullText(std::string_view s) {
 // The steps of yaml-cpp's NodeBuilder (src/nodebuilder.cpp), driven by libfyaml's events.
 class TreeBuilder {
  public:
-  explicit TreeBuilder(std::string_view text) : text_(text) {}
+  // `first_line`: the 0-based line of the text's first line in the file it was cut from.
+  TreeBuilder(std::string_view text, int first_line) : text_(text), first_line_(first_line) {}
 
   void OnEvent(fy_event* event) {
     if (!unmarked_.empty()) {
@@ -113,7 +114,7 @@ class TreeBuilder {
     }
     const size_t pos = std::min(mark->input_pos, text_.size());
     m.pos = static_cast<int>(pos);
-    m.line = mark->line;
+    m.line = mark->line + first_line_;
     if (mark->line != line_ || pos < line_start_) {
       size_t start = pos;
       while (start > 0 && text_[start - 1] != '\n' && text_[start - 1] != '\r') {
@@ -280,6 +281,7 @@ class TreeBuilder {
   }
 
   std::string_view text_;
+  int first_line_ = 0;
   int line_ = -1;  // the line of the last mark, and where it starts
   size_t line_start_ = 0;
   YAML::detail::shared_memory_holder memory_;
@@ -295,12 +297,16 @@ class TreeBuilder {
 }  // namespace
 
 std::vector<YAML::Node> LoadAllYaml(std::string_view text) {
-  TreeBuilder builder(text);
+  return internal::LoadAllYamlFromLine(text, 0);
+}
+
+std::vector<YAML::Node> internal::LoadAllYamlFromLine(std::string_view text, int first_line) {
+  TreeBuilder builder(text, first_line);
   std::optional<YamlSyntaxError> error = internal::ForEachYamlEvent(
       text, CurrentInputLimits().yaml_max_depth, [&builder](fy_event* e) { builder.OnEvent(e); });
   if (error) {
     YAML::Mark mark;
-    mark.line = error->line - 1;
+    mark.line = error->line - 1 + first_line;
     mark.column = error->column - 1;
     throw YAML::ParserException(mark, error->message);
   }
@@ -309,7 +315,7 @@ std::vector<YAML::Node> LoadAllYaml(std::string_view text) {
 
 YAML::Node LoadYaml(std::string_view text) {
   std::vector<YAML::Node> documents = LoadAllYaml(text);
-  return documents.empty() ? YAML::Node() : std::move(documents.front());
+  return documents.empty() ? YAML::Node() : documents.front();  // a handle: copying is cheap
 }
 
 }  // namespace replay

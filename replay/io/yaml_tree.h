@@ -37,4 +37,10 @@ std::vector<YAML::Node> LoadAllYaml(std::string_view text);
 // is parsed, so an error in a later document throws.
 YAML::Node LoadYaml(std::string_view text);
 
+namespace internal {
+// LoadAllYaml of a text cut from a file at its 0-based line `first_line`: the nodes' marks (and
+// an exception's) are the file's lines.
+std::vector<YAML::Node> LoadAllYamlFromLine(std::string_view text, int first_line);
+}  // namespace internal
+
 }  // namespace replay

@@ -1,5 +1,9 @@
 // Manifest loader, continued: fallback strategies, flavors, priority classes, local queues, the
 // Configuration, broken input and the shipped examples (helpers in manifest_loader_test_fixture.h).
+#include <fmt/format.h>
+
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "test/replay/io/manifest_loader_test_fixture.h"
@@ -229,6 +233,61 @@ metadata:
   EXPECT_TRUE(Contains(r.errors[0].ToString(), "test.yaml:"));
   EXPECT_TRUE(Contains(r.errors[0].message, "not valid YAML"));
   EXPECT_TRUE(r.spec.flavors.empty());
+}
+
+// A large file is loaded as it is parsed, a chunk of documents at a time
+// (replay/io/yaml_documents.h). One found not to be YAML near its end loads nothing, as when it
+// was parsed whole before any of it was loaded: its first thousand ClusterQueues are taken back,
+// with their errors, and the one error names the broken line. A valid one loads every object,
+// with the file's line numbers in every chunk.
+TEST(ManifestLoaderTest, ALargeFileBrokenAtItsEndLoadsNothing) {
+  std::string text;
+  constexpr int kQueues = 1500;
+  for (int i = 0; i < kQueues; ++i) {
+    // Every tenth queue has an error of its own (a negative quota), on a line of its own.
+    text += fmt::format(R"(---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata:
+  name: cq-{}
+spec:
+  namespaceSelector: {{}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: f
+      resources:
+      - name: cpu
+        nominalQuota: "{}"
+)",
+                        i, i % 10 == 0 ? "-1" : "4");
+  }
+  ASSERT_GT(text.size(), size_t{256} << 10);  // several chunks
+  LoadResult valid = Load(text);
+  EXPECT_EQ(valid.spec.cluster_queues.size(), static_cast<size_t>(kQueues));
+  EXPECT_EQ(valid.documents_read, kQueues);
+  // The negative quota of cq-1490 (document 1490): its line in the file, far past the first chunk.
+  const int lines_per_queue = 14;
+  bool found = false;
+  for (const LoadError& e : valid.errors) {
+    if (e.name == "cq-1490") {
+      found = true;
+      EXPECT_EQ(e.document, 1490);
+      EXPECT_EQ(e.line, 1490 * lines_per_queue + 14) << e.ToString();
+    }
+  }
+  EXPECT_TRUE(found) << Dump(valid.errors);
+
+  const std::string broken = text + "---\nkind: [unclosed\n";
+  LoadResult r = Load(broken);
+  ASSERT_EQ(r.errors.size(), 1u) << r.errors.size()
+                                 << " errors, the first: " << r.errors.front().ToString();
+  EXPECT_TRUE(Contains(r.errors[0].message, "not valid YAML")) << r.errors[0].message;
+  // The end of the text, after the unclosed bracket's line: where the whole text's parse stops.
+  EXPECT_EQ(r.errors[0].line, kQueues * lines_per_queue + 3);
+  EXPECT_TRUE(r.spec.cluster_queues.empty());
+  EXPECT_EQ(r.documents_read, 0);
+  EXPECT_TRUE(r.loaded_by_kind.empty());
 }
 
 TEST(ManifestLoaderTest, GoTemplateGetsAHint) {

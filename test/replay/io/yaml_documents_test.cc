@@ -56,6 +56,50 @@ TEST(YamlDocumentsTest, TheDocumentsOfLoadAllWhateverTheThreads) {
   EXPECT_EQ(one.execute([&] { return DumpAll(LoadYamlDocuments(text)); }), expected);
 }
 
+// ForEachYamlDocument visits LoadAll's documents in order, with the file's line numbers, on one
+// thread as on several; a text broken near its end has its first chunks' documents visited before
+// the exception (what the manifest loader takes back), and the exception is the whole text's.
+TEST(YamlDocumentsTest, DocumentsAreVisitedInOrderAChunkAtATime) {
+  const std::string text = BigText();
+  const std::string expected = DumpAll(YAML::LoadAll(text));
+  for (int threads : {1, 2}) {
+    tbb::task_arena arena(threads);
+    std::vector<YAML::Node> seen;
+    size_t next = 0;
+    arena.execute([&] {
+      ForEachYamlDocument(text, [&](const YAML::Node& doc, size_t i) {
+        EXPECT_EQ(i, next++);
+        seen.push_back(doc);
+      });
+    });
+    EXPECT_EQ(DumpAll(seen), expected) << threads;
+  }
+  const std::string broken = text + "---\nkind: [unclosed\n";
+  size_t visited = 0;
+  std::string error;
+  try {
+    ForEachYamlDocument(broken, [&](const YAML::Node&, size_t) { ++visited; });
+  } catch (const YAML::Exception& e) {
+    error = fmt::format("{}:{}", e.mark.line, e.msg);
+  }
+  int yaml_cpp_line = -1;
+  try {
+    YAML::LoadAll(broken);
+  } catch (const YAML::Exception& e) {
+    yaml_cpp_line = e.mark.line;
+  }
+  EXPECT_EQ(error, fmt::format("{}:flow sequence without a closing bracket", yaml_cpp_line));
+  EXPECT_GT(visited, 0u);  // streamed: the first chunks were visited before the broken one
+  EXPECT_LT(visited, 1200u);
+}
+
+// A lone carriage return is a line break to YAML but not to the count of '\n' a chunk's lines
+// start from: such a text is not cut.
+TEST(YamlDocumentsTest, ALoneCarriageReturnIsNotCut) {
+  EXPECT_FALSE(internal::YamlCutPoints("a: 1\r\n---\r\nb: 2\r\n---\r\nc: 3\r\n", 4).empty());
+  EXPECT_TRUE(internal::YamlCutPoints("a: 1\r---\nb: 2\n---\nc: 3\n", 4).empty());
+}
+
 TEST(YamlDocumentsTest, CutsOnlyAtDocumentMarkersAtTheStartOfALine) {
   const std::string text = "a: 1\n---\nb: 2\n--- \nc: 3\n---x\nd: '---'\n ---\n";
   std::vector<size_t> cuts = internal::YamlCutPoints(text, 8);
