@@ -128,7 +128,9 @@ bool AppendPlainJsonString(std::string_view s, char suffix, std::string& out) {
   out.resize(at + s.size() + (suffix != '\0' ? 3 : 2));
   char* p = out.data() + at;
   *p++ = '"';
-  std::memcpy(p, s.data(), s.size());
+  if (!s.empty()) {  // an empty view's data() may be null, which memcpy must not get
+    std::memcpy(p, s.data(), s.size());
+  }
   p += s.size();
   *p++ = '"';
   if (suffix != '\0') {

@@ -190,6 +190,20 @@ TEST(JsonWriterTest, KeysAreEscapedLikeValuesAtEveryOffset) {
   }
 }
 
+// An empty string_view may hold a null pointer (audit_log_fuzz found one reaching the writer):
+// it is written as "", key or value, with nothing read from it.
+TEST(JsonWriterTest, AnEmptyViewWithANullPointerIsAnEmptyString) {
+  const std::string_view empty;
+  ASSERT_EQ(empty.data(), nullptr);
+  JsonWriter w;
+  w.BeginObject();
+  w.Key(empty);
+  w.String(empty);
+  w.EndObject();
+  EXPECT_EQ(w.str(), R"({"":""})");
+  EXPECT_EQ(JsonQuoted(empty), "\"\"");
+}
+
 TEST(JsonWriterTest, KeysAndCommas) {
   JsonWriter w;
   w.BeginObject();
