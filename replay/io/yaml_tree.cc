@@ -129,7 +129,7 @@ class TreeBuilder {
 
  private:
   void OnScalar(fy_event* event) {
-    std::string_view value = TokenText(event->scalar.value);
+    std::string_view value = ScalarText(event->scalar.value);
     fy_token* tag = event->scalar.tag;
     const bool plain =
         event->scalar.value == nullptr || fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN;
@@ -213,6 +213,33 @@ class TreeBuilder {
     return node;
   }
 
+  // libfyaml 0.7.12 leaks the buffer it formats a single-quoted scalar into once it holds five or
+  // more '' escapes (fy_token_get_text: 512 B to 1 KiB per such scalar, never freed; a file of
+  // them would hold some 30 bytes per byte read). A single-quoted scalar on one line is read here
+  // instead: its token spans the text between the quotes, each '' in it one quote (YAML 1.2
+  // §7.3.2; nothing to fold on one line). Other scalars keep libfyaml's text.
+  std::string_view ScalarText(fy_token* token) {
+    if (token != nullptr && fy_token_scalar_style(token) == FYSS_SINGLE_QUOTED) {
+      const fy_mark* start = fy_token_start_mark(token);
+      const fy_mark* end = fy_token_end_mark(token);
+      if (start != nullptr && end != nullptr && start->line == end->line && start->input_pos > 0
+          && start->input_pos <= end->input_pos && end->input_pos < text_.size()
+          && text_[start->input_pos - 1] == '\'' && text_[end->input_pos] == '\'') {
+        const std::string_view raw =
+            text_.substr(start->input_pos, end->input_pos - start->input_pos);
+        single_quoted_.clear();
+        for (size_t i = 0; i < raw.size(); ++i) {
+          single_quoted_ += raw[i];
+          if (raw[i] == '\'') {
+            ++i;  // the second quote of ''
+          }
+        }
+        return single_quoted_;
+      }
+    }
+    return TokenText(token);
+  }
+
   bool EndsAtEndOfText(fy_token* token) const {
     const fy_mark* end = fy_token_end_mark(token);
     return end != nullptr && end->input_pos >= text_.size();
@@ -282,7 +309,8 @@ class TreeBuilder {
 
   std::string_view text_;
   int first_line_ = 0;
-  int line_ = -1;  // the line of the last mark, and where it starts
+  std::string single_quoted_;  // ScalarText's decoded single-quoted scalar
+  int line_ = -1;              // the line of the last mark, and where it starts
   size_t line_start_ = 0;
   YAML::detail::shared_memory_holder memory_;
   YAML::detail::node* root_ = nullptr;
