@@ -1,18 +1,21 @@
 // Google Benchmark: parsing one Workload object of an event trace, the JSON fast path
 // (replay/io/workload_json.h) against the YAML manifest loader it stands in for. Fixtures: 1,000
 // Workload objects from the synthetic generator (4 resources, several classes), and one rich
-// object (init containers, a sidecar, overhead, tolerations, node affinity, priorityClassRef).
+// object (init containers, a sidecar, overhead, tolerations, node affinity, priorityClassRef);
+// and whole event lines through EventLineParser (BM_EventLine_Parse_Synthetic).
 // Each fixture is checked to take the fast path before timing; items/s = objects/s.
 //
 //   build/bench/workload_json_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
 #include "replay/generate/synthetic_generator.h"
+#include "replay/io/event_reader.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/workload_json.h"
 
@@ -53,7 +56,7 @@ std::vector<std::string> SyntheticObjects(int64_t count) {
     if (nl == std::string::npos) {
       nl = events.size();
     }
-    simdjson::padded_string line(std::string_view(events).substr(pos, nl - pos));
+    simdjson::padded_string line(std::string_view{events}.substr(pos, nl - pos));
     pos = nl + 1;
     simdjson::ondemand::document doc;
     simdjson::ondemand::object object;
@@ -103,7 +106,7 @@ void RunFast(benchmark::State& state, bool rich) {
   }
   simdjson::ondemand::parser parser;
   size_t i = 0;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores)
     engine::WorkloadSpec wl;
     replay::FastParse r = replay::ParseWorkloadJsonFast(parser, objects[i], kFile, wl);
     benchmark::DoNotOptimize(r);
@@ -119,7 +122,7 @@ void RunSlow(benchmark::State& state, bool rich) {
     return;
   }
   size_t i = 0;
-  for (auto _ : state) {
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores)
     replay::LoadResult load = replay::LoadManifestString(objects[i], kFile);
     if (!load.ok() || load.spec.workloads.size() != 1) {
       state.SkipWithError("the slow path rejects a fixture object");
@@ -144,9 +147,63 @@ void BM_WorkloadJson_Parse_Slow_Rich(benchmark::State& state) {
   RunSlow(state, true);
 }
 
+// A whole event line through EventLineParser, as the replay reads it: the envelope (type, time,
+// runtime) and the Workload object (read in place by the fast path since 2026-11-28).
+std::vector<std::string> SyntheticLines(int64_t count) {
+  replay::SyntheticOptions o;
+  o.workloads = count;
+  o.resources = 4;
+  std::string manifests;
+  std::string events;
+  replay::GenerateSynthetic(o, &manifests, [&events](std::string_view c) { events.append(c); });
+  std::vector<std::string> out;
+  for (size_t pos = 0; pos < events.size();) {
+    size_t nl = events.find('\n', pos);
+    if (nl == std::string::npos) {
+      nl = events.size();
+    }
+    std::string line = events.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.find("\"object\"") != std::string::npos) {
+      out.push_back(std::move(line));
+    }
+  }
+  return out;
+}
+
+void BM_EventLine_Parse_Synthetic(benchmark::State& state) {
+  static const std::vector<std::string> lines = [] {
+    std::vector<std::string> v = SyntheticLines(1000);
+    for (std::string& l : v) {
+      l.resize(l.size() + simdjson::SIMDJSON_PADDING, '\0');  // padding after the line
+    }
+    return v;
+  }();
+  const size_t padding = simdjson::SIMDJSON_PADDING;
+  replay::EventLineParser parser;
+  const std::string path(kFile);
+  size_t i = 0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores)
+    const std::string& l = lines[i];
+    replay::TraceEvent event;
+    replay::EventError error;
+    bool timed = false;
+    replay::ReadResult r =
+        parser.Parse(l.data(), l.size() - padding, l.size(), path, 1, event, error, timed);
+    if (r != replay::ReadResult::kEvent) {
+      state.SkipWithError("a fixture line is not an event");
+      return;
+    }
+    benchmark::DoNotOptimize(event);
+    i = i + 1 == lines.size() ? 0 : i + 1;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
 BENCHMARK(BM_WorkloadJson_Parse_Fast_Synthetic);
 BENCHMARK(BM_WorkloadJson_Parse_Slow_Synthetic);
 BENCHMARK(BM_WorkloadJson_Parse_Fast_Rich);
 BENCHMARK(BM_WorkloadJson_Parse_Slow_Rich);
+BENCHMARK(BM_EventLine_Parse_Synthetic);
 
 }  // namespace
