@@ -12,6 +12,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "engine/k8s_names.h"
 #include "engine/quantity.h"
 #include "replay/io/input_limits.h"
@@ -37,10 +41,29 @@ constexpr size_t kMaxPodSets = 18;  // replay::internal::kMaxPodSets (yaml-cpp f
 // True when every byte is printable ASCII and none is a backslash: then a JSON string has no
 // escapes (its bytes in the input are its value) and YAML reads it exactly as JSON does (no
 // line-break folding of U+0085 / U+2028, no escape-set differences).
+// Every line of a trace goes through it (perf: 2.4 % of Kueue's large-scale replay byte by byte,
+// which g++ -O2 did not vectorise): 16 bytes at a time where SSE2 exists (every x86-64).
 bool PlainAscii(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+#if defined(__SSE2__)
+  // Signed bytes: 0x80..0xff are negative, so "> 0x1f" rejects them with the control bytes.
+  const __m128i low = _mm_set1_epi8(0x1f);
+  const __m128i high = _mm_set1_epi8(0x7f);
+  const __m128i backslash = _mm_set1_epi8('\\');
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i ok =
+        _mm_andnot_si128(_mm_cmpeq_epi8(v, backslash),
+                         _mm_and_si128(_mm_cmpgt_epi8(v, low), _mm_cmplt_epi8(v, high)));
+    if (_mm_movemask_epi8(ok) != 0xffff) {
+      return false;
+    }
+  }
+#endif
   bool ok = true;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
+  for (; p < end; ++p) {
+    const auto u = static_cast<unsigned char>(*p);
     ok &= (u >= 0x20) & (u < 0x7f) & (u != '\\');
   }
   return ok;
