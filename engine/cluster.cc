@@ -292,10 +292,8 @@ void Cluster::UpsertLocalQueue(const LocalQueueSpec& spec) {
 
 const LocalQueueSpec* Cluster::FindLocalQueue(std::string_view name_space,
                                               std::string_view name) const {
-  std::string key;
-  key.reserve(name_space.size() + 1 + name.size());
-  key.append(name_space).append("/").append(name);
-  auto it = local_queue_index_.find(key);
+  const SlashKey key(name_space, name);
+  auto it = local_queue_index_.find(key.view());
   return it == local_queue_index_.end() ? nullptr : &local_queues_[it->second];
 }
 

@@ -28,6 +28,7 @@
 
 #include "engine/base/ids.h"
 #include "engine/base/name_table.h"
+#include "engine/base/string_map.h"
 #include "engine/cluster_spec.h"
 #include "engine/device_inventory.h"
 #include "engine/resource_tree.h"
@@ -216,7 +217,7 @@ class Cluster {
   std::vector<FlavorResource> slot_keys_;            // FrSlot -> (flavor, resource)
   std::unordered_map<uint64_t, FrSlot> slot_index_;  // (flavor << 32 | resource) -> slot
   std::vector<LocalQueueSpec> local_queues_;
-  std::unordered_map<std::string, size_t> local_queue_index_;  // "ns/name" -> local_queues_
+  StringMap<size_t> local_queue_index_;  // "ns/name" -> local_queues_
   // Per CqId: a ResourceFlavor it names is missing. Recomputed lazily after flavor or CQ changes
   // (Inactive() is asked for every CQ in every cycle).
   mutable std::vector<uint8_t> flavor_missing_;

@@ -11,7 +11,7 @@
 
 namespace engine {
 std::optional<WorkloadId> WorkloadStore::Find(std::string_view key) const {
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   if (it == by_key_.end()) {
     return std::nullopt;
   }

@@ -18,6 +18,7 @@
 
 #include "engine/base/ids.h"
 #include "engine/base/status.h"
+#include "engine/base/string_map.h"
 #include "engine/cluster.h"
 #include "engine/workload.h"
 
@@ -118,7 +119,7 @@ class WorkloadStore {
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::vector<WorkloadId> free_ids_;  // erased ids, reused last-in first-out
   uint32_t live_ = 0;
-  std::unordered_map<std::string, WorkloadId> by_key_;
+  StringMap<WorkloadId> by_key_;
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
   uint64_t reservation_version_ = 0;

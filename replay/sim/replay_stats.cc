@@ -49,10 +49,11 @@ WaitStats SummarizeWaits(std::vector<TimeMicros> waits) {
   return s;
 }
 
-uint32_t ReplayStats::Intern(std::unordered_map<std::string, uint32_t>& table,
-                             std::string_view key) {
-  auto [it, inserted] = table.try_emplace(std::string(key), static_cast<uint32_t>(table.size()));
-  return it->second;
+uint32_t ReplayStats::Intern(engine::StringMap<uint32_t>& table, std::string_view key) {
+  if (auto it = table.find(key); it != table.end()) {
+    return it->second;  // every workload but the first of its queue or class: no string built
+  }
+  return table.emplace(std::string(key), static_cast<uint32_t>(table.size())).first->second;
 }
 
 void ReplayStats::Start(TimeMicros t) {

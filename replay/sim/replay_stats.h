@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/base/string_map.h"
 #include "engine/workload.h"
 #include "replay/sim/cluster_state.h"
 #include "replay/sim/flavor_series.h"
@@ -122,7 +123,7 @@ class ReplayStats {
     bool counted = false;  // its slots' figures are in flavors_' sums
   };
 
-  static uint32_t Intern(std::unordered_map<std::string, uint32_t>& table, std::string_view key);
+  static uint32_t Intern(engine::StringMap<uint32_t>& table, std::string_view key);
   CqAccum& Cq(engine::CqId cq);
   void SyncSlots(engine::CqId cq, CqAccum& acc, engine::TimeMicros now);
   // Adds (sign 1) or removes (-1) the ClusterQueue's slots' figures to or from flavors_.
@@ -138,8 +139,8 @@ class ReplayStats {
   ReplayReport report_;
   engine::TimeMicros start_ = 0;
   std::vector<CqAccum> cqs_;
-  std::unordered_map<std::string, uint32_t> local_queues_;
-  std::unordered_map<std::string, uint32_t> classes_;
+  engine::StringMap<uint32_t> local_queues_;
+  engine::StringMap<uint32_t> classes_;
   std::vector<WaitSamples> waits_by_local_queue_;
   std::vector<WaitSamples> waits_by_class_;
   std::map<int32_t, WaitSamples> waits_by_priority_;

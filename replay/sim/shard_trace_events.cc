@@ -1,6 +1,6 @@
 // Trace events applied to one shard: Workload ADDED/MODIFIED/DELETED, device and configuration
 // changes (replay/sim/shard_simulator_impl.h).
-#include "engine/base/slash_join.h"
+#include "engine/base/string_map.h"
 #include "replay/sim/shard_simulator_impl.h"
 
 namespace replay {
@@ -36,8 +36,6 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   if (!reserved) {
     spec.admission.reset();
   }
-  std::string local_queue = engine::SlashJoin(spec.name_space, spec.queue_name);
-  std::string workload_class = spec.workload_class;
   bool active = spec.active;
   engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
   if (!added.ok()) {
@@ -45,15 +43,17 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
     return false;
   }
   WorkloadId id = *added;
+  const engine::Workload& w = store().Get(id);  // its spec is the one moved in
   Track& t = TrackOf(id);
   t = Track{.epoch = t.epoch + 1};
   t.live = true;
   t.active = active;
-  t.created = store().Get(id).creation_time;
+  t.created = w.creation_time;
   t.runtime = event.runtime.value_or(-1);
   t.pods_ready_after = event.pods_ready_after.value_or(-1);
-  t.local_queue = stats.InternLocalQueue(local_queue);
-  t.workload_class = stats.InternClass(workload_class);
+  t.local_queue =
+      stats.InternLocalQueue(engine::SlashKey(w.spec->name_space, w.local_queue).view());
+  t.workload_class = stats.InternClass(w.spec->workload_class);
   stats.OnCreated();
   if (reserved) {
     StartAdmitted(id);
