@@ -166,7 +166,7 @@ void QueueManager::ClearPreemptor(CqQueue& q) {
   if (IsValid(old) && Index(old) < entries_.size()) {
     const Entry& e = entries_[Index(old)];
     if (e.location == QueueLocation::kActive && &cqs_[Index(e.cq)] == &q) {
-      Fix(q, e.pos);
+      Fix(old);
     }
   }
 }
@@ -178,7 +178,7 @@ void QueueManager::SetPreemptor(CqId cq, WorkloadId id) {
   q.preemptor_sticky = IsBestEffort(cq);
   const Entry& e = EnsureEntry(id);
   if (e.location == QueueLocation::kActive && e.cq == cq) {
-    Fix(q, e.pos);
+    Fix(id);
   }
 }
 
@@ -217,14 +217,15 @@ void QueueManager::Push(WorkloadId id, TimeMicros now) {
   }
   CqQueue& q = EnsureCq(cq);
   if (e.location == QueueLocation::kActive) {
-    // An update of a heap member: refresh its keys (and hash) in place.
-    equivalents_.Unlink(cq, e.hash, id);
-    LoadKeys(id, e);
-    q.heap[e.pos].priority = e.priority;
-    q.heap[e.pos].order_time = e.order_time;
-    equivalents_.Link(cq, e.hash, id);
-    Fix(q, e.pos);
-    return;
+    const bool parked = groups_[e.group].parked;
+    HeapErase(id);
+    if (!parked) {
+      // An update of a heap member: it stays in the heap, with its keys (and hash) refreshed.
+      LoadKeys(id, e);
+      HeapPush(cq, id);
+      return;
+    }
+    // A member of a parked group is inadmissible: placed afresh below.
   }
   if (e.location == QueueLocation::kInadmissible) {
     InadmissibleErase(q, id);
@@ -247,7 +248,7 @@ void QueueManager::Remove(WorkloadId id) {
     case QueueLocation::kNone:
       return;
     case QueueLocation::kActive:
-      HeapErase(cqs_[Index(e.cq)], id);
+      HeapErase(id);
       break;
     case QueueLocation::kInadmissible:
       InadmissibleErase(cqs_[Index(e.cq)], id);
@@ -328,8 +329,8 @@ std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
     if (q.heap.empty() || !cluster_.Exists(cq) || cluster_.Inactive(cq) != InactiveReason::kNone) {
       continue;
     }
-    WorkloadId head = q.heap.front().id;
-    HeapErase(q, head);
+    WorkloadId head = groups_[q.heap.front()].heap.front().id;
+    HeapErase(head);
     Entry& e = entries_[Index(head)];
     e.location = QueueLocation::kInflight;
     e.cq = cq;
@@ -396,12 +397,19 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
   if (!q.recorded_hashes.empty()) {
     q.recorded_hashes.clear();  // clear() resets every bucket even when empty
   }
+  const bool filter =
+      namespace_filter_ && !(selects_all_namespaces_ && selects_all_namespaces_(cq));
+  if (!q.parked.empty()) {
+    parked_scratch_.swap(q.parked);
+    for (uint32_t group : parked_scratch_) {
+      UnparkGroup(cq, group, now, filter);
+    }
+    parked_scratch_.clear();
+  }
   if (q.inadmissible.empty()) {
     return;
   }
   scratch_.clear();
-  const bool filter =
-      namespace_filter_ && !(selects_all_namespaces_ && selects_all_namespaces_(cq));
   for (WorkloadId id : q.inadmissible) {
     const Entry& e = entries_[Index(id)];
     if (BackoffExpired(e, now) && (!filter || namespace_filter_(cq, store_.Get(id)))) {
@@ -473,6 +481,10 @@ void QueueManager::SetRequeueState(WorkloadId id, std::optional<TimeMicros> requ
   Entry& e = EnsureEntry(id);
   e.backoff_overridden = true;
   e.backoff_until = BackoffUntil(requeue_at, requeued_false);
+  if (e.location == QueueLocation::kActive) {
+    Group& g = groups_[e.group];  // its bound must cover the new backoff (UnparkGroup)
+    g.max_backoff_until = std::max(g.max_backoff_until, e.backoff_until);
+  }
 }
 
 std::vector<WorkloadId> QueueManager::AdoptOrphans() {
@@ -505,7 +517,11 @@ std::vector<WorkloadId> QueueManager::PendingActive(CqId cq) const {
   if (q == nullptr) {
     return out;
   }
-  std::vector<HeapNode> nodes = q->heap;
+  std::vector<HeapNode> nodes;
+  nodes.reserve(q->active);
+  for (uint32_t group : q->heap) {
+    nodes.insert(nodes.end(), groups_[group].heap.begin(), groups_[group].heap.end());
+  }
   WorkloadId sticky = Sticky(*q);
   std::sort(nodes.begin(), nodes.end(),
             [&](const HeapNode& a, const HeapNode& b) { return Before(a, b, sticky); });
@@ -523,10 +539,13 @@ std::vector<WorkloadId> QueueManager::PendingInadmissible(CqId cq) const {
     return out;
   }
   std::vector<HeapNode> nodes;
-  nodes.reserve(q->inadmissible.size());
+  nodes.reserve(q->inadmissible.size() + q->parked_members);
   for (WorkloadId id : q->inadmissible) {
     const Entry& e = entries_[Index(id)];
     nodes.push_back({e.order_time, e.priority, id});
+  }
+  for (uint32_t group : q->parked) {
+    nodes.insert(nodes.end(), groups_[group].heap.begin(), groups_[group].heap.end());
   }
   WorkloadId sticky = Sticky(*q);
   std::sort(nodes.begin(), nodes.end(),
@@ -540,11 +559,18 @@ std::vector<WorkloadId> QueueManager::PendingInadmissible(CqId cq) const {
 
 size_t QueueManager::PendingCount(CqId cq) const {
   const CqQueue* q = FindCq(cq);
-  return q == nullptr ? 0 : q->heap.size() + q->inadmissible.size() + q->inflight;
+  return q == nullptr ? 0 : q->active + q->parked_members + q->inadmissible.size() + q->inflight;
 }
 
 QueueLocation QueueManager::Location(WorkloadId id) const {
-  return Index(id) < entries_.size() ? entries_[Index(id)].location : QueueLocation::kNone;
+  if (Index(id) >= entries_.size()) {
+    return QueueLocation::kNone;
+  }
+  const Entry& e = entries_[Index(id)];
+  if (e.location == QueueLocation::kActive && groups_[e.group].parked) {
+    return QueueLocation::kInadmissible;  // its group was parked whole (BulkMoveHash)
+  }
+  return e.location;
 }
 
 std::vector<WorkloadId> QueueManager::Orphans(std::string_view local_queue_key) const {

@@ -31,6 +31,7 @@ using StringMap = std::unordered_map<std::string, Value, StringHash, std::equal_
 // "a/b" (engine/base/slash_join.h) in a stack buffer, or on the heap past 255 bytes.
 class SlashKey {
  public:
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): the buffer is written before it is read
   SlashKey(std::string_view a, std::string_view b) {
     const size_t size = a.size() + 1 + b.size();
     char* out = buffer_;
