@@ -82,89 +82,107 @@ void QueueManager::SiftDown(Group& g, uint32_t i, WorkloadId sticky) {
 
 // --- Groups of a ClusterQueue --------------------------------------------------------------
 
+void QueueManager::SetSlot(const GroupNode& node, uint32_t i) {
+  Entry& e = entries_[Index(node.id)];
+  if (e.group == kSingleton) {
+    e.pos = i;
+  } else {
+    groups_[e.group].slot = i;
+  }
+}
+
 void QueueManager::GroupSiftUp(CqQueue& q, uint32_t i) {
   const WorkloadId sticky = Sticky(q);
-  const uint32_t group = q.heap[i];
+  const GroupNode node = q.heap[i];
   while (i > 0) {
     uint32_t parent = (i - 1) / 2;
-    if (!GroupBefore(group, q.heap[parent], sticky)) {
+    if (!Before(node, q.heap[parent], sticky)) {
       break;
     }
     q.heap[i] = q.heap[parent];
-    groups_[q.heap[i]].slot = i;
+    SetSlot(q.heap[i], i);
     i = parent;
   }
-  q.heap[i] = group;
-  groups_[group].slot = i;
+  q.heap[i] = node;
+  SetSlot(node, i);
 }
 
 void QueueManager::GroupSiftDown(CqQueue& q, uint32_t i) {
   const WorkloadId sticky = Sticky(q);
   const auto n = static_cast<uint32_t>(q.heap.size());
-  const uint32_t group = q.heap[i];
+  const GroupNode node = q.heap[i];
   while (true) {
     uint32_t child = 2 * i + 1;
     if (child >= n) {
       break;
     }
-    if (child + 1 < n && GroupBefore(q.heap[child + 1], q.heap[child], sticky)) {
+    if (child + 1 < n && Before(q.heap[child + 1], q.heap[child], sticky)) {
       ++child;
     }
-    if (!GroupBefore(q.heap[child], group, sticky)) {
+    if (!Before(q.heap[child], node, sticky)) {
       break;
     }
     q.heap[i] = q.heap[child];
-    groups_[q.heap[i]].slot = i;
+    SetSlot(q.heap[i], i);
     i = child;
   }
-  q.heap[i] = group;
-  groups_[group].slot = i;
+  q.heap[i] = node;
+  SetSlot(node, i);
 }
 
-void QueueManager::GroupFix(CqQueue& q, uint32_t group) {
-  Group& g = groups_[group];
-  if (g.slot == kNoGroup) {
-    g.slot = static_cast<uint32_t>(q.heap.size());
-    q.heap.push_back(group);
-    if (q.heap.size() == 1) {
-      MarkHeap(g.cq, true);
-    }
-    GroupSiftUp(q, g.slot);
-    return;
-  }
-  const uint32_t i = g.slot;
-  if (i > 0 && GroupBefore(group, q.heap[(i - 1) / 2], Sticky(q))) {
+void QueueManager::CqHeapFixAt(CqQueue& q, uint32_t i) {
+  if (i > 0 && Before(q.heap[i], q.heap[(i - 1) / 2], Sticky(q))) {
     GroupSiftUp(q, i);
   } else {
     GroupSiftDown(q, i);
   }
 }
 
-void QueueManager::GroupHeapErase(CqQueue& q, uint32_t group) {
-  Group& g = groups_[group];
-  const uint32_t i = g.slot;
-  TALLY_DCHECK(i != kNoGroup);
-  g.slot = kNoGroup;
-  const uint32_t last = q.heap.back();
+void QueueManager::CqHeapInsert(CqQueue& q, CqId cq, const GroupNode& node) {
+  const auto i = static_cast<uint32_t>(q.heap.size());
+  q.heap.push_back(node);
+  if (i == 0) {
+    MarkHeap(cq, true);
+  }
+  GroupSiftUp(q, i);
+}
+
+void QueueManager::CqHeapEraseAt(CqQueue& q, CqId cq, uint32_t i) {
+  const GroupNode last = q.heap.back();
   q.heap.pop_back();
   if (q.heap.empty()) {
-    MarkHeap(g.cq, false);
+    MarkHeap(cq, false);
   }
   if (i < q.heap.size()) {
     q.heap[i] = last;
-    groups_[last].slot = i;
-    GroupFix(q, last);
+    SetSlot(last, i);
+    CqHeapFixAt(q, i);
   }
 }
 
-uint32_t QueueManager::GroupFor(CqId cq, uint64_t hash) {
-  auto [it, inserted] = group_index_.try_emplace(GroupKey{cq, hash}, kNoGroup);
-  if (!inserted) {
-    return it->second;
+void QueueManager::GroupFix(CqQueue& q, uint32_t group) {
+  Group& g = groups_[group];
+  if (g.slot == kNoGroup) {
+    CqHeapInsert(q, g.cq, g.heap.front());
+    return;
   }
+  q.heap[g.slot] = g.heap.front();  // the group's head may have changed
+  CqHeapFixAt(q, g.slot);
+}
+
+void QueueManager::GroupHeapErase(CqQueue& q, uint32_t group) {
+  Group& g = groups_[group];
+  TALLY_DCHECK(g.slot != kNoGroup);
+  const uint32_t i = g.slot;
+  g.slot = kNoGroup;
+  CqHeapEraseAt(q, g.cq, i);
+}
+
+uint32_t QueueManager::NewGroup(CqId cq, uint64_t hash) {
   uint32_t group;
   if (free_groups_.empty()) {
     group = static_cast<uint32_t>(groups_.size());
+    TALLY_CHECK(group < kSingletonTag);
     groups_.emplace_back();
   } else {
     group = free_groups_.back();
@@ -176,15 +194,41 @@ uint32_t QueueManager::GroupFor(CqId cq, uint64_t hash) {
   g.slot = kNoGroup;
   g.parked = false;
   g.max_backoff_until = std::numeric_limits<TimeMicros>::min();
-  it->second = group;
   return group;
+}
+
+uint32_t QueueManager::Materialize(WorkloadId single) {
+  Entry& e = entries_[Index(single)];
+  TALLY_DCHECK(e.location == QueueLocation::kActive && e.group == kSingleton);
+  const uint32_t group = NewGroup(e.cq, e.hash);
+  Group& g = groups_[group];
+  g.heap.push_back({e.order_time, e.priority, single});
+  g.max_backoff_until = e.backoff_until;
+  g.slot = e.pos;
+  group_index_.Update(e.cq, e.hash, group);
+  e.group = group;
+  e.pos = 0;
+  return group;
+}
+
+uint32_t QueueManager::GroupFor(CqId cq, uint64_t hash) {
+  const uint32_t found = group_index_.Find(cq, hash);
+  if (found == HashGroupIndex::kNone) {
+    const uint32_t group = NewGroup(cq, hash);
+    group_index_.Insert(cq, hash, group);
+    return group;
+  }
+  if ((found & kSingletonTag) != 0) {
+    return Materialize(MakeId<WorkloadId>(found & ~kSingletonTag));
+  }
+  return found;
 }
 
 void QueueManager::FreeGroup(uint32_t group) {
   Group& g = groups_[group];
   TALLY_DCHECK(g.heap.empty() && g.slot == kNoGroup);
   if (!g.parked) {
-    group_index_.erase(GroupKey{g.cq, g.hash});
+    group_index_.Erase(g.cq, g.hash);
   }
   g.heap.clear();
   g.parked = false;
@@ -195,6 +239,10 @@ void QueueManager::Fix(WorkloadId id) {
   const Entry& e = entries_[Index(id)];
   TALLY_DCHECK(e.location == QueueLocation::kActive);
   CqQueue& q = cqs_[Index(e.cq)];
+  if (e.group == kSingleton) {
+    CqHeapFixAt(q, e.pos);
+    return;
+  }
   Group& g = groups_[e.group];
   const WorkloadId sticky = Sticky(q);
   const uint32_t i = e.pos;
@@ -214,16 +262,25 @@ void QueueManager::HeapPush(CqId cq, WorkloadId id) {
   CqQueue& q = EnsureCq(cq);
   Entry& e = entries_[Index(id)];
   TALLY_DCHECK(e.location == QueueLocation::kNone);
-  const uint32_t group = GroupFor(cq, e.hash);
-  Group& g = groups_[group];
   e.location = QueueLocation::kActive;
   e.cq = cq;
+  ++q.active;
+  ++active_count_;
+  if (group_index_.Find(cq, e.hash) == HashGroupIndex::kNone) {
+    // The first with its hash: in the CQ's heap by itself, no group made (distinct hashes are
+    // common, and a group per workload cost a third more instructions per push and pop).
+    TALLY_CHECK(Index(id) < kSingletonTag);
+    group_index_.Insert(cq, e.hash, kSingletonTag | Index(id));
+    e.group = kSingleton;
+    CqHeapInsert(q, cq, {e.order_time, e.priority, id});
+    return;
+  }
+  const uint32_t group = GroupFor(cq, e.hash);
+  Group& g = groups_[group];
   e.group = group;
   g.max_backoff_until = std::max(g.max_backoff_until, e.backoff_until);
   g.heap.push_back({e.order_time, e.priority, id});
   SiftUp(g, static_cast<uint32_t>(g.heap.size() - 1), Sticky(q));
-  ++q.active;
-  ++active_count_;
   GroupFix(q, group);
 }
 
@@ -241,6 +298,15 @@ void QueueManager::HeapErase(WorkloadId id) {
   Entry& e = entries_[Index(id)];
   TALLY_DCHECK(e.location == QueueLocation::kActive);
   CqQueue& q = cqs_[Index(e.cq)];
+  if (e.group == kSingleton) {
+    CqHeapEraseAt(q, e.cq, e.pos);
+    group_index_.Erase(e.cq, e.hash);
+    e.location = QueueLocation::kNone;
+    e.group = kNoGroup;
+    --q.active;
+    --active_count_;
+    return;
+  }
   const uint32_t group = e.group;
   Group& g = groups_[group];
   const uint32_t i = e.pos;
@@ -296,12 +362,14 @@ void QueueManager::InadmissibleErase(CqQueue& q, WorkloadId id) {
 }
 
 void QueueManager::BulkMoveHash(CqId cq, uint64_t hash) {
-  auto it = group_index_.find(GroupKey{cq, hash});
-  if (it == group_index_.end()) {
+  uint32_t group = group_index_.Find(cq, hash);
+  if (group == HashGroupIndex::kNone) {
     return;  // no heap member has it
   }
-  const uint32_t group = it->second;
-  group_index_.erase(it);  // later arrivals with this hash start a group of their own
+  if ((group & kSingletonTag) != 0) {
+    group = Materialize(MakeId<WorkloadId>(group & ~kSingletonTag));
+  }
+  group_index_.Erase(cq, hash);  // later arrivals with this hash start a group of their own
   CqQueue& q = cqs_[Index(cq)];
   Group& g = groups_[group];
   GroupHeapErase(q, group);
@@ -336,8 +404,8 @@ void QueueManager::UnparkGroup(CqId cq, uint32_t group, TimeMicros now, bool fil
     FreeGroup(group);
     return;
   }
-  auto [it, inserted] = group_index_.try_emplace(GroupKey{cq, g.hash}, group);
-  if (inserted) {
+  if (group_index_.Find(cq, g.hash) == HashGroupIndex::kNone) {
+    group_index_.Insert(cq, g.hash, group);
     // The usual case: nothing with this hash arrived since it was parked.
     g.parked = false;
     q.active += members;

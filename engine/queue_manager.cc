@@ -217,7 +217,7 @@ void QueueManager::Push(WorkloadId id, TimeMicros now) {
   }
   CqQueue& q = EnsureCq(cq);
   if (e.location == QueueLocation::kActive) {
-    const bool parked = groups_[e.group].parked;
+    const bool parked = e.group != kSingleton && groups_[e.group].parked;
     HeapErase(id);
     if (!parked) {
       // An update of a heap member: it stays in the heap, with its keys (and hash) refreshed.
@@ -329,7 +329,7 @@ std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
     if (q.heap.empty() || !cluster_.Exists(cq) || cluster_.Inactive(cq) != InactiveReason::kNone) {
       continue;
     }
-    WorkloadId head = groups_[q.heap.front()].heap.front().id;
+    WorkloadId head = q.heap.front().id;
     HeapErase(head);
     Entry& e = entries_[Index(head)];
     e.location = QueueLocation::kInflight;
@@ -481,7 +481,7 @@ void QueueManager::SetRequeueState(WorkloadId id, std::optional<TimeMicros> requ
   Entry& e = EnsureEntry(id);
   e.backoff_overridden = true;
   e.backoff_until = BackoffUntil(requeue_at, requeued_false);
-  if (e.location == QueueLocation::kActive) {
+  if (e.location == QueueLocation::kActive && e.group != kSingleton) {
     Group& g = groups_[e.group];  // its bound must cover the new backoff (UnparkGroup)
     g.max_backoff_until = std::max(g.max_backoff_until, e.backoff_until);
   }
@@ -519,8 +519,14 @@ std::vector<WorkloadId> QueueManager::PendingActive(CqId cq) const {
   }
   std::vector<HeapNode> nodes;
   nodes.reserve(q->active);
-  for (uint32_t group : q->heap) {
-    nodes.insert(nodes.end(), groups_[group].heap.begin(), groups_[group].heap.end());
+  for (const GroupNode& node : q->heap) {
+    const uint32_t group = entries_[Index(node.id)].group;
+    if (group == kSingleton) {
+      nodes.push_back(node);
+      continue;
+    }
+    const Group& g = groups_[group];
+    nodes.insert(nodes.end(), g.heap.begin(), g.heap.end());
   }
   WorkloadId sticky = Sticky(*q);
   std::sort(nodes.begin(), nodes.end(),
@@ -567,7 +573,7 @@ QueueLocation QueueManager::Location(WorkloadId id) const {
     return QueueLocation::kNone;
   }
   const Entry& e = entries_[Index(id)];
-  if (e.location == QueueLocation::kActive && groups_[e.group].parked) {
+  if (e.location == QueueLocation::kActive && e.group != kSingleton && groups_[e.group].parked) {
     return QueueLocation::kInadmissible;  // its group was parked whole (BulkMoveHash)
   }
   return e.location;

@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/hash_group_index.h"
 #include "engine/workload_spec.h"
 
 namespace engine {
@@ -187,6 +188,11 @@ class QueueManager {
     WorkloadId id;
   };
   static constexpr uint32_t kNoGroup = UINT32_MAX;
+  // Entry::group of the only active member of its hash in its CQ: it sits in the CQ's heap by
+  // itself (Entry::pos is its slot there) until a second one comes and a group is made.
+  static constexpr uint32_t kSingleton = UINT32_MAX - 1;
+  // In group_index_: the value is a WorkloadId (a singleton), not a group.
+  static constexpr uint32_t kSingletonTag = uint32_t{1} << 31;
   // Per workload, 48 bytes (members ordered by size: no padding holes).
   struct Entry {
     int64_t order_time = 0;                                             // heap key 2
@@ -196,8 +202,9 @@ class QueueManager {
     // kActive: index in its group's heap; kInadmissible outside a group: index in the CQ's
     // inadmissible vector.
     uint32_t pos = 0;
-    uint32_t group = kNoGroup;  // kActive: its group (a parked group's members read kInadmissible)
-    int32_t priority = 0;       // heap key 1
+    // kActive: its group (a parked group's members read kInadmissible), or kSingleton.
+    uint32_t group = kNoGroup;
+    int32_t priority = 0;  // heap key 1
     QueueLocation location = QueueLocation::kNone;
     bool backoff_overridden = false;  // set by SetRequeueState
   };
@@ -217,8 +224,11 @@ class QueueManager {
     // inadmissible-requeue at or after it brings the group back without reading its members.
     TimeMicros max_backoff_until = std::numeric_limits<TimeMicros>::min();
   };
+  // A group in its ClusterQueue's heap is its head's node (a copy: sifting reads no group); the
+  // head's Entry::group says which group, or kSingleton.
+  using GroupNode = HeapNode;
   struct CqQueue {
-    std::vector<uint32_t> heap;                    // groups with members, by their heads (Before)
+    std::vector<GroupNode> heap;                   // groups with members, by their heads (Before)
     std::vector<uint32_t> parked;                  // parked groups
     uint32_t active = 0;                           // members of the groups in `heap`
     uint32_t parked_members = 0;                   // members of the parked groups
@@ -250,13 +260,17 @@ class QueueManager {
   }
   void SiftUp(Group& g, uint32_t i, WorkloadId sticky);
   void SiftDown(Group& g, uint32_t i, WorkloadId sticky);
-  bool GroupBefore(uint32_t a, uint32_t b, WorkloadId sticky) const {
-    return Before(groups_[a].heap.front(), groups_[b].heap.front(), sticky);
-  }
+  void SetSlot(const GroupNode& node, uint32_t i);
   void GroupSiftUp(CqQueue& q, uint32_t i);
   void GroupSiftDown(CqQueue& q, uint32_t i);
+  void CqHeapFixAt(CqQueue& q, uint32_t i);
+  void CqHeapInsert(CqQueue& q, CqId cq, const GroupNode& node);
+  void CqHeapEraseAt(CqQueue& q, CqId cq, uint32_t i);
   void GroupFix(CqQueue& q, uint32_t group);  // its head changed (or it just entered)
   void GroupHeapErase(CqQueue& q, uint32_t group);
+  uint32_t NewGroup(CqId cq, uint64_t hash);  // not indexed
+  // Makes the group of a singleton (a second member with its hash comes, or it is parked).
+  uint32_t Materialize(WorkloadId single);
   // Re-places `id` after a change of the preemptor (its place in the order changed).
   void Fix(WorkloadId id);
   uint32_t GroupFor(CqId cq, uint64_t hash);  // the unparked group, made if absent
@@ -292,17 +306,7 @@ class QueueManager {
   }
   std::vector<Group> groups_;
   std::vector<uint32_t> free_groups_;
-  struct GroupKey {
-    CqId cq;
-    uint64_t hash;
-    bool operator==(const GroupKey&) const = default;
-  };
-  struct GroupKeyHash {
-    size_t operator()(const GroupKey& k) const {
-      return static_cast<size_t>(k.hash ^ (uint64_t{Index(k.cq)} * 0x9e3779b97f4a7c15ULL));
-    }
-  };
-  std::unordered_map<GroupKey, uint32_t, GroupKeyHash> group_index_;  // unparked groups
+  HashGroupIndex group_index_;                          // the unparked groups
   std::vector<std::pair<uint32_t, uint32_t>> touched_;  // HeapPushMany: (group, old size)
   std::vector<uint32_t> parked_scratch_;                // RequeueOne
   std::map<std::string, std::set<WorkloadId>, std::less<>> orphans_;  // by "ns/localQueue"

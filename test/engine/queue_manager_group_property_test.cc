@@ -299,5 +299,28 @@ TEST_F(QueueGroupModelTest, RandomOperationsMatchTheMemberByMemberRules) {
   EXPECT_GT(ran["priority"], 500);
 }
 
+// A workload alone with its hash sits in the heap without a group; when a second one comes the
+// group is made, and its backoff bound must include the first one's backoff: parked together and
+// requeued before that backoff ends, the first stays and the second comes back.
+TEST_F(QueueManagerTest, AGroupMadeFromASingletonKeepsItsBackoff) {
+  Cq("cq");
+  Build();
+  WorkloadId first = Push("first", "cq", O().At(1));
+  queues_->SetRequeueState(first, kNow + 10 * kSecond, false);  // while it is active
+  WorkloadId second = Push("second", "cq", O().At(2));
+  WorkloadId head = Push("head", "cq", O().At(0));  // same hash, first in line
+  ASSERT_EQ(PopOne("cq"), head);
+  queues_->Requeue(head, R::kNoFit, kNow, cycle_);  // parks first and second with it
+  ASSERT_EQ(queues_->Location(first), L::kInadmissible);
+  ASSERT_EQ(queues_->Location(second), L::kInadmissible);
+  queues_->QueueAllInadmissible(kNow + kSecond, cycle_);
+  EXPECT_EQ(queues_->Location(first), L::kInadmissible);
+  EXPECT_EQ(queues_->Location(second), L::kActive);
+  EXPECT_EQ(queues_->Location(head), L::kActive);
+  queues_->QueueAllInadmissible(kNow + 10 * kSecond, cycle_);
+  EXPECT_EQ(queues_->Location(first), L::kActive);
+  EXPECT_EQ(Active("cq"), (V{"head", "first", "second"}));
+}
+
 }  // namespace
 }  // namespace engine

@@ -1,0 +1,65 @@
+#include "engine/hash_group_index.h"
+
+#include <utility>
+
+#include "engine/base/check.h"
+
+namespace engine {
+namespace {
+constexpr size_t kInitialSlots = 64;
+}  // namespace
+
+size_t HashGroupIndex::Home(CqId cq, uint64_t hash) const {
+  const uint64_t mixed =
+      (hash ^ (static_cast<uint64_t>(Index(cq)) * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+  return static_cast<size_t>(mixed >> 32) & (slots_.size() - 1);
+}
+
+size_t HashGroupIndex::Probe(CqId cq, uint64_t hash) const {
+  const size_t mask = slots_.size() - 1;
+  size_t i = Home(cq, hash);
+  while (slots_[i].group != kNone && (slots_[i].hash != hash || slots_[i].cq != cq)) {
+    i = (i + 1) & mask;
+  }
+  return i;
+}
+
+void HashGroupIndex::Insert(CqId cq, uint64_t hash, uint32_t group) {
+  TALLY_DCHECK(group != kNone);
+  if (2 * (size_ + 1) > slots_.size()) [[unlikely]] {
+    Grow();
+  }
+  Slot& slot = slots_[Probe(cq, hash)];
+  TALLY_DCHECK(slot.group == kNone);
+  slot = {hash, cq, group};
+  ++size_;
+}
+
+void HashGroupIndex::Erase(CqId cq, uint64_t hash) {
+  size_t i = Probe(cq, hash);
+  TALLY_DCHECK(slots_[i].group != kNone);
+  // Backward-shift deletion: a later member of the probe run moves into the hole unless its home
+  // slot lies cyclically in (hole, j].
+  const size_t mask = slots_.size() - 1;
+  for (size_t j = (i + 1) & mask; slots_[j].group != kNone; j = (j + 1) & mask) {
+    const size_t home = Home(slots_[j].cq, slots_[j].hash);
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      slots_[i] = slots_[j];
+      i = j;
+    }
+  }
+  slots_[i] = Slot();
+  --size_;
+}
+
+void HashGroupIndex::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? kInitialSlots : 2 * old.size(), Slot());
+  for (const Slot& slot : old) {
+    if (slot.group != kNone) {
+      slots_[Probe(slot.cq, slot.hash)] = slot;
+    }
+  }
+}
+
+}  // namespace engine
