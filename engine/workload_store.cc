@@ -11,11 +11,7 @@
 
 namespace engine {
 std::optional<WorkloadId> WorkloadStore::Find(std::string_view key) const {
-  auto it = by_key_.find(key);
-  if (it == by_key_.end()) {
-    return std::nullopt;
-  }
-  return it->second;
+  return by_key_.Find(key);
 }
 
 const std::vector<WorkloadId>& WorkloadStore::Admitted(CqId cq) const {
@@ -145,7 +141,7 @@ void WorkloadStore::BuildRequests(
 
 StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   std::string key = spec.name_space + "/" + spec.name;
-  if (by_key_.count(key) != 0) {
+  if (by_key_.Find(key).has_value()) {
     return InvalidArgument(fmt::format("duplicate Workload {}", key));
   }
   // Intern every requested resource name first, so that requests carry dense ids. The canonical
@@ -204,7 +200,7 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   BuildRequests(*w, canonical);
   Workload& ref = *w;
   workloads_[Index(id)] = std::move(w);
-  by_key_.emplace(key, id);
+  by_key_.Insert(ref.key, id);
 
   if (s.admission) {
     std::optional<CqId> cq = cluster_.FindClusterQueue(s.admission->cluster_queue);
@@ -427,7 +423,7 @@ void WorkloadStore::Erase(WorkloadId id) {
     return;
   }
   Release(id);
-  by_key_.erase(Get(id).key);
+  by_key_.Erase(Get(id).key);
   workloads_[Index(id)].reset();
   specs_[Index(id)].reset();
   free_ids_.push_back(id);

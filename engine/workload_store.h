@@ -21,12 +21,13 @@
 #include "engine/base/string_map.h"
 #include "engine/cluster.h"
 #include "engine/workload.h"
+#include "engine/workload_key_index.h"
 
 namespace engine {
 
 class WorkloadStore {
  public:
-  explicit WorkloadStore(Cluster& cluster) : cluster_(cluster) {}
+  explicit WorkloadStore(Cluster& cluster) : cluster_(cluster), by_key_(workloads_) {}
   WorkloadStore(const WorkloadStore&) = delete;
   WorkloadStore& operator=(const WorkloadStore&) = delete;
   WorkloadStore(WorkloadStore&&) = delete;
@@ -119,7 +120,7 @@ class WorkloadStore {
   std::vector<std::unique_ptr<Workload>> workloads_;
   std::vector<WorkloadId> free_ids_;  // erased ids, reused last-in first-out
   uint32_t live_ = 0;
-  StringMap<WorkloadId> by_key_;
+  WorkloadKeyIndex by_key_;                        // over workloads_: declared after it
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
   uint64_t reservation_version_ = 0;

@@ -1,0 +1,82 @@
+#include "engine/workload_key_index.h"
+
+#include <functional>
+#include <utility>
+
+#include "engine/base/check.h"
+
+namespace engine {
+namespace {
+constexpr size_t kInitialSlots = 64;
+}  // namespace
+
+uint64_t WorkloadKeyIndex::Hash(std::string_view key) {
+  // std::hash's bytes, then a multiply so that the low bits (the home slot) depend on all of them.
+  return static_cast<uint64_t>(std::hash<std::string_view>{}(key)) * 0x9e3779b97f4a7c15ULL;
+}
+
+size_t WorkloadKeyIndex::Probe(std::string_view key, uint64_t hash) const {
+  const size_t mask = slots_.size() - 1;
+  size_t i = Home(hash);
+  while (IsValid(slots_[i].id)
+         && (slots_[i].hash != hash || workloads_[Index(slots_[i].id)]->key != key)) {
+    i = (i + 1) & mask;
+  }
+  return i;
+}
+
+std::optional<WorkloadId> WorkloadKeyIndex::Find(std::string_view key) const {
+  if (slots_.empty()) {
+    return std::nullopt;
+  }
+  const Slot& slot = slots_[Probe(key, Hash(key))];
+  if (!IsValid(slot.id)) {
+    return std::nullopt;
+  }
+  return slot.id;
+}
+
+void WorkloadKeyIndex::Insert(std::string_view key, WorkloadId id) {
+  if (2 * (size_ + 1) > slots_.size()) [[unlikely]] {
+    Grow();
+  }
+  const uint64_t hash = Hash(key);
+  Slot& slot = slots_[Probe(key, hash)];
+  TALLY_DCHECK(!IsValid(slot.id));
+  slot = {hash, id};
+  ++size_;
+}
+
+void WorkloadKeyIndex::Erase(std::string_view key) {
+  size_t i = Probe(key, Hash(key));
+  TALLY_DCHECK(IsValid(slots_[i].id));
+  // Backward-shift deletion: a later member of the probe run moves into the hole unless its home
+  // slot lies cyclically in (hole, j].
+  const size_t mask = slots_.size() - 1;
+  for (size_t j = (i + 1) & mask; IsValid(slots_[j].id); j = (j + 1) & mask) {
+    const size_t home = Home(slots_[j].hash);
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      slots_[i] = slots_[j];
+      i = j;
+    }
+  }
+  slots_[i] = Slot();
+  --size_;
+}
+
+void WorkloadKeyIndex::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? kInitialSlots : 2 * old.size(), Slot());
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (IsValid(slot.id)) {
+      size_t i = Home(slot.hash);
+      while (IsValid(slots_[i].id)) {
+        i = (i + 1) & mask;
+      }
+      slots_[i] = slot;
+    }
+  }
+}
+
+}  // namespace engine
