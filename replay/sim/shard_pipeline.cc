@@ -4,10 +4,16 @@
 
 namespace replay {
 
-ShardPipeline::ShardPipeline(int shards, int64_t window, Step step)
+namespace {
+constexpr int64_t kShrinkAfterBatches = 32;
+}  // namespace
+
+ShardPipeline::ShardPipeline(int shards, int64_t window, Step step, int64_t start_window)
     : shards_(std::max(shards, 0)),
       window_(std::max<int64_t>(window, 1)),
       step_(std::move(step)),
+      start_window_(start_window <= 0 ? window_ : std::min(start_window, window_)),
+      limit_(start_window_),
       next_(static_cast<size_t>(shards_), 0),
       remaining_(static_cast<size_t>(window_), 0) {
   caught_up_.reserve(static_cast<size_t>(shards_));
@@ -24,6 +30,14 @@ void ShardPipeline::Push() {
   }
   caught_up_.clear();
   ++pushed_;
+  if (pushed_ - pushed_at_last_check_ >= kShrinkAfterBatches) {
+    if (!starved_since_check_ && limit_ > start_window_) {
+      limit_ = std::max(limit_ / 2, start_window_);
+      ++shrunk_;
+    }
+    starved_since_check_ = false;
+    pushed_at_last_check_ = pushed_;
+  }
   if (shards_ == 0) {
     complete_ = pushed_;
   }
@@ -61,6 +75,41 @@ bool ShardPipeline::RunOne(std::unique_lock<std::mutex>& lock) {
   return true;
 }
 
+int64_t ShardPipeline::limit() {
+  std::unique_lock<std::mutex> lock(mu_);
+  return limit_;
+}
+
+bool ShardPipeline::GrowIfStarved() {
+  if (closed_ || pushed_ - complete_ < limit_) {
+    return false;  // waiting for the reader, not for a lagging shard
+  }
+  starved_since_check_ = true;
+  if (limit_ >= window_) {
+    return false;
+  }
+  limit_ = std::min(limit_ * 2, window_);
+  ++grown_;
+  pushed_at_last_check_ = pushed_;
+  changed_.notify_all();
+  return true;
+}
+
+bool ShardPipeline::WaitRoom(int64_t oldest) {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    if (complete_ > oldest) {
+      return true;
+    }
+    if (pushed_ - oldest < limit_) {
+      return false;
+    }
+    if (!RunOne(lock) && !GrowIfStarved()) {
+      changed_.wait(lock);
+    }
+  }
+}
+
 void ShardPipeline::WaitComplete(int64_t batch) {
   std::unique_lock<std::mutex> lock(mu_);
   while (complete_ <= batch) {
@@ -80,6 +129,7 @@ void ShardPipeline::Work() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!(closed_ && complete_ == pushed_)) {
     if (!RunOne(lock)) {
+      GrowIfStarved();  // the reader may push more now; wait for it
       changed_.wait(lock);
     }
   }

@@ -42,6 +42,8 @@ constexpr TimeMicros kTailStepMin = 1'000'000;
 constexpr TimeMicros kTailStepMax = 600'000'000;
 constexpr size_t kTailLinesFew = 2'000;
 constexpr size_t kTailLinesMany = 10'000;
+// Batches in flight at first (ShardPipeline adapts the limit up to the window).
+constexpr int64_t kStartWindowBatches = 2;
 
 int64_t PeakRssBytes() {
   struct rusage usage {};
@@ -351,40 +353,58 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     b.outcomes.resize(static_cast<size_t>(n));
     b.logs.resize(static_cast<size_t>(n));
   }
+  // A batch takes the slot freed last (a slot keeps its parsed lines' storage: 1.4 KB a line),
+  // so that with few batches in flight (ShardPipeline::limit) few slots are ever touched.
+  std::vector<size_t> free_slots;
+  for (size_t i = slots.size(); i-- > 0;) {
+    free_slots.push_back(i);
+  }
+  std::vector<size_t> slot_of(static_cast<size_t>(window));  // by batch number % window
   auto slot = [&](int64_t batch) -> RoutedBatch& {
-    return slots[static_cast<size_t>(batch % window)];
+    return slots[slot_of[static_cast<size_t>(batch % window)]];
+  };
+  auto take_slot = [&](int64_t batch) -> RoutedBatch& {
+    slot_of[static_cast<size_t>(batch % window)] = free_slots.back();
+    free_slots.pop_back();
+    return slot(batch);
+  };
+  auto release_slot = [&](int64_t batch) {
+    free_slots.push_back(slot_of[static_cast<size_t>(batch % window)]);
   };
   // One shard's part of one batch: its events, then everything due up to the batch's last
   // instant, so that its lines older than that instant are final and can be handed over.
-  ShardPipeline pipeline(n, window, [&](int k, int64_t number) {
-    RoutedBatch& b = slot(number);
-    if (!b.any_event) {
-      return;
-    }
-    engine->With(k, [&](ShardSimulator& s) {
-      engine::PhaseScope profile(engine::Phase::kSimulate);
-      const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
-      std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
-      out.assign(mine.size(), Outcome{});
-      for (size_t j = 0; j < mine.size(); ++j) {
-        size_t i = mine[j];
-        if (b.route[i] == engine::ShardPlan::kEveryShard) {
-          TraceEvent copy = b.lines[i].event;  // shards must not share a mutable event
-          out[j].applied = s.Apply(copy, out[j].error);
-        } else {
-          out[j].applied = s.Apply(b.lines[i].event, out[j].error);
+  ShardPipeline pipeline(
+      n, window,
+      [&](int k, int64_t number) {
+        RoutedBatch& b = slot(number);
+        if (!b.any_event) {
+          return;
         }
-      }
-      s.AdvanceTo(b.last_time);
-      // With one batch in flight no shard runs ahead: the reader takes the lines from every
-      // shard at once when the batch is complete (taking each shard's right after its step
-      // measured 379 instead of 274 MiB peak on the 16-tree trace, 1 thread).
-      if (log != nullptr && window > 1) {
-        engine::PhaseScope output(engine::Phase::kOutput);
-        b.logs[static_cast<size_t>(k)] = s.log().TakeBefore(b.last_time);
-      }
-    });
-  });
+        engine->With(k, [&](ShardSimulator& s) {
+          engine::PhaseScope profile(engine::Phase::kSimulate);
+          const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
+          std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
+          out.assign(mine.size(), Outcome{});
+          for (size_t j = 0; j < mine.size(); ++j) {
+            size_t i = mine[j];
+            if (b.route[i] == engine::ShardPlan::kEveryShard) {
+              TraceEvent copy = b.lines[i].event;  // shards must not share a mutable event
+              out[j].applied = s.Apply(copy, out[j].error);
+            } else {
+              out[j].applied = s.Apply(b.lines[i].event, out[j].error);
+            }
+          }
+          s.AdvanceTo(b.last_time);
+          // With one batch in flight no shard runs ahead: the reader takes the lines from every
+          // shard at once when the batch is complete (taking each shard's right after its step
+          // measured 379 instead of 274 MiB peak on the 16-tree trace, 1 thread).
+          if (log != nullptr && window > 1) {
+            engine::PhaseScope output(engine::Phase::kOutput);
+            b.logs[static_cast<size_t>(k)] = s.log().TakeBefore(b.last_time);
+          }
+        });
+      },
+      std::min<int64_t>(window, kStartWindowBatches));
   // A complete batch back in trace order: the counters and errors, then its decision lines.
   auto finish_batch = [&](RoutedBatch& b) {
     std::vector<size_t> cursor(static_cast<size_t>(n), 0);
@@ -434,13 +454,16 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   auto read_all = [&] {
     bool done = false;
     while (!done && !stopped) {
-      if (pushed - finished == window) {  // the oldest slot is needed again
-        pipeline.WaitComplete(finished);
-        finish_batch(slot(finished++));
+      if (pushed - finished >= pipeline.limit()) {  // the window is full
+        if (pipeline.WaitRoom(finished)) {
+          finish_batch(slot(finished));
+          release_slot(finished++);
+        }
         continue;
       }
-      RoutedBatch& b = slot(pushed);
+      RoutedBatch& b = take_slot(pushed);
       if (!reader.NextBatch(b.lines)) {
+        release_slot(pushed);
         break;
       }
       b.used = b.lines.size();
@@ -490,7 +513,8 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     pipeline.Close();
     while (finished < pushed) {
       pipeline.WaitComplete(finished);
-      finish_batch(slot(finished++));
+      finish_batch(slot(finished));
+      release_slot(finished++);
     }
   };
   std::exception_ptr failure;

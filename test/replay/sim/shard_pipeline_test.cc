@@ -3,7 +3,9 @@
 // replayed it; an exception in a step reaches the reader instead of hanging it.
 #include "replay/sim/shard_pipeline.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -26,6 +28,7 @@ struct Record {
 std::vector<std::unique_ptr<Record>> Drive(int shards, int64_t batches, int helpers,
                                            int64_t window) {
   std::vector<std::unique_ptr<Record>> records;
+  records.reserve(static_cast<size_t>(shards));
   for (int k = 0; k < shards; ++k) {
     records.push_back(std::make_unique<Record>());
   }
@@ -47,6 +50,7 @@ std::vector<std::unique_ptr<Record>> Drive(int shards, int64_t batches, int help
     r.replayed.fetch_add(1);
   });
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(helpers));
   for (int i = 0; i < helpers; ++i) {
     threads.emplace_back([&] { pipeline.Work(); });
   }
@@ -114,6 +118,67 @@ TEST(ShardPipeline, AStepThatThrowsReachesTheReader) {
   pipeline.WaitComplete(5);
   helper.join();
   EXPECT_THROW(pipeline.Rethrow(), std::runtime_error);
+}
+
+// The adaptive limit (the simulator's use): a slow shard with the window full makes the idle
+// thread grow the limit up to the window; the reader never holds more batches than the limit;
+// every shard still replays every batch once, in order. With the slow shard gone, 32 batches
+// without starvation halve it again.
+TEST(ShardPipeline, TheLimitGrowsForALaggingShardAndShrinksWithoutOne) {
+  constexpr int kShards = 4;
+  constexpr int64_t kWindow = 8;
+  std::atomic<bool> slow{true};
+  std::vector<std::vector<int64_t>> seen(kShards);
+  ShardPipeline pipeline(
+      kShards, kWindow,
+      [&](int k, int64_t b) {
+        if (k == 0 && slow.load()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        seen[static_cast<size_t>(k)].push_back(b);
+      },
+      1);
+  ASSERT_EQ(pipeline.limit(), 1);
+  std::thread helper([&] { pipeline.Work(); });
+  int64_t oldest = 0;
+  int64_t max_in_flight = 0;
+  int64_t pushed = 0;
+  auto push = [&](int64_t count) {
+    for (int64_t i = 0; i < count; ++i) {
+      while (pushed - oldest >= pipeline.limit()) {
+        if (pipeline.WaitRoom(oldest)) {
+          ++oldest;
+        }
+      }
+      pipeline.Push();
+      ++pushed;
+      max_in_flight = std::max(max_in_flight, pushed - oldest);
+      ASSERT_LE(pushed - oldest, kWindow);
+    }
+  };
+  push(64);
+  EXPECT_GT(pipeline.grown(), 0);
+  EXPECT_GT(max_in_flight, 1);
+  const int64_t grown_limit = pipeline.limit();
+  EXPECT_GT(grown_limit, 1);
+  // No lagging shard: every step is instant, the reader runs them itself when the window fills.
+  slow = false;
+  while (oldest < pushed) {
+    if (pipeline.WaitRoom(oldest)) {
+      ++oldest;
+    }
+  }
+  push(200);
+  pipeline.Close();
+  pipeline.WaitComplete(pushed - 1);
+  helper.join();
+  EXPECT_GT(pipeline.shrunk(), 0);
+  for (const std::vector<int64_t>& batches : seen) {
+    ASSERT_EQ(batches.size(), static_cast<size_t>(pushed));
+    for (size_t i = 0; i < batches.size(); ++i) {
+      ASSERT_EQ(batches[i], static_cast<int64_t>(i));
+    }
+  }
 }
 
 }  // namespace
