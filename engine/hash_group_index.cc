@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "engine/base/backward_shift.h"
 #include "engine/base/check.h"
 
 namespace engine {
@@ -36,19 +37,11 @@ void HashGroupIndex::Insert(CqId cq, uint64_t hash, uint32_t group) {
 }
 
 void HashGroupIndex::Erase(CqId cq, uint64_t hash) {
-  size_t i = Probe(cq, hash);
+  const size_t i = Probe(cq, hash);
   TALLY_DCHECK(slots_[i].group != kNone);
-  // Backward-shift deletion: a later member of the probe run moves into the hole unless its home
-  // slot lies cyclically in (hole, j].
-  const size_t mask = slots_.size() - 1;
-  for (size_t j = (i + 1) & mask; slots_[j].group != kNone; j = (j + 1) & mask) {
-    const size_t home = Home(slots_[j].cq, slots_[j].hash);
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      slots_[i] = slots_[j];
-      i = j;
-    }
-  }
-  slots_[i] = Slot();
+  BackwardShiftErase(
+      slots_, i, [](const Slot& slot) { return slot.group != kNone; },
+      [this](const Slot& slot) { return Home(slot.cq, slot.hash); });
   --size_;
 }
 

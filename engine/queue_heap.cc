@@ -43,41 +43,57 @@ bool QueueManager::Before(const HeapNode& a, const HeapNode& b, WorkloadId stick
   return Index(a.id) < Index(b.id);
 }
 
-void QueueManager::SiftUp(Group& g, uint32_t i, WorkloadId sticky) {
-  HeapNode node = g.heap[i];
+// Both levels sift the same way; `set_pos(node, i)` records where a node now is (a member's
+// Entry::pos, a group's slot).
+template <typename SetPos>
+void QueueManager::SiftUpIn(std::vector<HeapNode>& heap, uint32_t i, WorkloadId sticky,
+                            SetPos set_pos) {
+  const HeapNode node = heap[i];
   while (i > 0) {
     uint32_t parent = (i - 1) / 2;
-    if (!Before(node, g.heap[parent], sticky)) {
+    if (!Before(node, heap[parent], sticky)) {
       break;
     }
-    g.heap[i] = g.heap[parent];
-    entries_[Index(g.heap[i].id)].pos = i;
+    heap[i] = heap[parent];
+    set_pos(heap[i], i);
     i = parent;
   }
-  g.heap[i] = node;
-  entries_[Index(node.id)].pos = i;
+  heap[i] = node;
+  set_pos(node, i);
 }
 
-void QueueManager::SiftDown(Group& g, uint32_t i, WorkloadId sticky) {
-  const auto n = static_cast<uint32_t>(g.heap.size());
-  HeapNode node = g.heap[i];
+template <typename SetPos>
+void QueueManager::SiftDownIn(std::vector<HeapNode>& heap, uint32_t i, WorkloadId sticky,
+                              SetPos set_pos) {
+  const auto n = static_cast<uint32_t>(heap.size());
+  const HeapNode node = heap[i];
   while (true) {
     uint32_t child = 2 * i + 1;
     if (child >= n) {
       break;
     }
-    if (child + 1 < n && Before(g.heap[child + 1], g.heap[child], sticky)) {
+    if (child + 1 < n && Before(heap[child + 1], heap[child], sticky)) {
       ++child;
     }
-    if (!Before(g.heap[child], node, sticky)) {
+    if (!Before(heap[child], node, sticky)) {
       break;
     }
-    g.heap[i] = g.heap[child];
-    entries_[Index(g.heap[i].id)].pos = i;
+    heap[i] = heap[child];
+    set_pos(heap[i], i);
     i = child;
   }
-  g.heap[i] = node;
-  entries_[Index(node.id)].pos = i;
+  heap[i] = node;
+  set_pos(node, i);
+}
+
+void QueueManager::SiftUp(Group& g, uint32_t i, WorkloadId sticky) {
+  SiftUpIn(g.heap, i, sticky,
+           [this](const HeapNode& node, uint32_t pos) { entries_[Index(node.id)].pos = pos; });
+}
+
+void QueueManager::SiftDown(Group& g, uint32_t i, WorkloadId sticky) {
+  SiftDownIn(g.heap, i, sticky,
+             [this](const HeapNode& node, uint32_t pos) { entries_[Index(node.id)].pos = pos; });
 }
 
 // --- Groups of a ClusterQueue --------------------------------------------------------------
@@ -92,42 +108,13 @@ void QueueManager::SetSlot(const GroupNode& node, uint32_t i) {
 }
 
 void QueueManager::GroupSiftUp(CqQueue& q, uint32_t i) {
-  const WorkloadId sticky = Sticky(q);
-  const GroupNode node = q.heap[i];
-  while (i > 0) {
-    uint32_t parent = (i - 1) / 2;
-    if (!Before(node, q.heap[parent], sticky)) {
-      break;
-    }
-    q.heap[i] = q.heap[parent];
-    SetSlot(q.heap[i], i);
-    i = parent;
-  }
-  q.heap[i] = node;
-  SetSlot(node, i);
+  SiftUpIn(q.heap, i, Sticky(q),
+           [this](const HeapNode& node, uint32_t pos) { SetSlot(node, pos); });
 }
 
 void QueueManager::GroupSiftDown(CqQueue& q, uint32_t i) {
-  const WorkloadId sticky = Sticky(q);
-  const auto n = static_cast<uint32_t>(q.heap.size());
-  const GroupNode node = q.heap[i];
-  while (true) {
-    uint32_t child = 2 * i + 1;
-    if (child >= n) {
-      break;
-    }
-    if (child + 1 < n && Before(q.heap[child + 1], q.heap[child], sticky)) {
-      ++child;
-    }
-    if (!Before(q.heap[child], node, sticky)) {
-      break;
-    }
-    q.heap[i] = q.heap[child];
-    SetSlot(q.heap[i], i);
-    i = child;
-  }
-  q.heap[i] = node;
-  SetSlot(node, i);
+  SiftDownIn(q.heap, i, Sticky(q),
+             [this](const HeapNode& node, uint32_t pos) { SetSlot(node, pos); });
 }
 
 void QueueManager::CqHeapFixAt(CqQueue& q, uint32_t i) {

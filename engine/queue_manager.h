@@ -258,6 +258,10 @@ class QueueManager {
   WorkloadId Sticky(const CqQueue& q) const {
     return q.preemptor_sticky ? q.preemptor : kInvalidId<WorkloadId>;
   }
+  template <typename SetPos>
+  void SiftUpIn(std::vector<HeapNode>& heap, uint32_t i, WorkloadId sticky, SetPos set_pos);
+  template <typename SetPos>
+  void SiftDownIn(std::vector<HeapNode>& heap, uint32_t i, WorkloadId sticky, SetPos set_pos);
   void SiftUp(Group& g, uint32_t i, WorkloadId sticky);
   void SiftDown(Group& g, uint32_t i, WorkloadId sticky);
   void SetSlot(const GroupNode& node, uint32_t i);

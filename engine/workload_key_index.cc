@@ -3,6 +3,7 @@
 #include <functional>
 #include <utility>
 
+#include "engine/base/backward_shift.h"
 #include "engine/base/check.h"
 
 namespace engine {
@@ -48,19 +49,11 @@ void WorkloadKeyIndex::Insert(std::string_view key, WorkloadId id) {
 }
 
 void WorkloadKeyIndex::Erase(std::string_view key) {
-  size_t i = Probe(key, Hash(key));
+  const size_t i = Probe(key, Hash(key));
   TALLY_DCHECK(IsValid(slots_[i].id));
-  // Backward-shift deletion: a later member of the probe run moves into the hole unless its home
-  // slot lies cyclically in (hole, j].
-  const size_t mask = slots_.size() - 1;
-  for (size_t j = (i + 1) & mask; IsValid(slots_[j].id); j = (j + 1) & mask) {
-    const size_t home = Home(slots_[j].hash);
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      slots_[i] = slots_[j];
-      i = j;
-    }
-  }
-  slots_[i] = Slot();
+  BackwardShiftErase(
+      slots_, i, [](const Slot& slot) { return IsValid(slot.id); },
+      [this](const Slot& slot) { return Home(slot.hash); });
   --size_;
 }
 
