@@ -40,8 +40,9 @@ constexpr std::string_view kRich =
     R"(Execution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"zone","operator":"In",)"
     R"("values":["a","b"]}]}]}}}}}}]}})";
 
-// The `object` of each event line of a synthetic trace.
-std::vector<std::string> SyntheticObjects(int64_t count) {
+// The event lines of a synthetic trace that carry a Workload object: the envelope (type, time,
+// runtime) and the object, as the replay reads them (BM_EventLine_Parse_Synthetic).
+std::vector<std::string> SyntheticLines(int64_t count) {
   replay::SyntheticOptions o;
   o.workloads = count;
   o.resources = 4;
@@ -49,15 +50,26 @@ std::vector<std::string> SyntheticObjects(int64_t count) {
   std::string events;
   replay::GenerateSynthetic(o, &manifests, [&events](std::string_view c) { events.append(c); });
   std::vector<std::string> out;
-  simdjson::ondemand::parser parser;
-  size_t pos = 0;
-  while (pos < events.size()) {
+  for (size_t pos = 0; pos < events.size();) {
     size_t nl = events.find('\n', pos);
     if (nl == std::string::npos) {
       nl = events.size();
     }
-    simdjson::padded_string line(std::string_view{events}.substr(pos, nl - pos));
+    std::string line = events.substr(pos, nl - pos);
     pos = nl + 1;
+    if (line.find("\"object\"") != std::string::npos) {
+      out.push_back(std::move(line));
+    }
+  }
+  return out;
+}
+
+// The `object` of each event line of a synthetic trace.
+std::vector<std::string> SyntheticObjects(int64_t count) {
+  std::vector<std::string> out;
+  simdjson::ondemand::parser parser;
+  for (const std::string& text : SyntheticLines(count)) {
+    simdjson::padded_string line(text);
     simdjson::ondemand::document doc;
     simdjson::ondemand::object object;
     std::string_view raw;
@@ -145,30 +157,6 @@ void BM_WorkloadJson_Parse_Fast_Rich(benchmark::State& state) {
 }
 void BM_WorkloadJson_Parse_Slow_Rich(benchmark::State& state) {
   RunSlow(state, true);
-}
-
-// A whole event line through EventLineParser, as the replay reads it: the envelope (type, time,
-// runtime) and the Workload object (read in place by the fast path since 2026-11-28).
-std::vector<std::string> SyntheticLines(int64_t count) {
-  replay::SyntheticOptions o;
-  o.workloads = count;
-  o.resources = 4;
-  std::string manifests;
-  std::string events;
-  replay::GenerateSynthetic(o, &manifests, [&events](std::string_view c) { events.append(c); });
-  std::vector<std::string> out;
-  for (size_t pos = 0; pos < events.size();) {
-    size_t nl = events.find('\n', pos);
-    if (nl == std::string::npos) {
-      nl = events.size();
-    }
-    std::string line = events.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (line.find("\"object\"") != std::string::npos) {
-      out.push_back(std::move(line));
-    }
-  }
-  return out;
 }
 
 void BM_EventLine_Parse_Synthetic(benchmark::State& state) {
