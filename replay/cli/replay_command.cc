@@ -12,6 +12,7 @@ namespace replay::cli {
 
 Command AddReplayCommand(CLI::App& app) {
   auto replay_opts = std::make_shared<replay::ReplayOptions>();
+  replay_opts->teardown = false;  // the process exits right after
   CLI::App* replay_cmd = app.add_subcommand(
       "replay", "Replay workload events on a virtual clock and report what admission looked like");
   CheckManifestPaths(replay_cmd

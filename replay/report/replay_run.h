@@ -49,6 +49,10 @@ struct ReplayOptions {
   // The admissions an imported audit log recorded (admissions.jsonl): compared with the
   // decisions, differences listed in DIR/verify.txt, exit status 1 when there are any.
   std::string verify;
+  // Free everything the replay built before returning. The command line, which exits right
+  // after, turns it off (a process's memory goes back whole); a caller that replays again
+  // (`tally sweep`) keeps it on.
+  bool teardown = true;
 };
 
 int RunReplay(const ReplayOptions& options);

@@ -26,6 +26,7 @@
 #include "replay/sim/replay_stats.h"
 #include "replay/sim/shard_pipeline.h"
 #include "replay/sim/sharded_replay.h"
+#include "replay/sim/trace_ties.h"
 
 namespace replay {
 namespace {
@@ -156,6 +157,7 @@ struct Simulator::Impl {
   SimulatorOptions options;
   DecisionLog* log;
   std::unique_ptr<ShardedReplay> engine;
+  std::optional<TraceTies> ties;  // the first pass, when made before Run
 
   // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
   template <typename F>
@@ -226,6 +228,10 @@ Simulator::Simulator(const LoadResult& manifests, const SimulatorOptions& option
 
 Simulator::~Simulator() = default;
 
+void Simulator::UseTraceTies(TraceTies ties) {
+  impl_->ties = std::move(ties);
+}
+
 int Simulator::num_shards() const {
   return impl_->engine ? impl_->engine->num_shards() : 0;
 }
@@ -263,27 +269,26 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   }
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
 
-  // Pass 1: which trees the trace ever ties together. The planner holds an entry per Workload
-  // name of the trace: it is gone before the replay starts.
+  // Pass 1: which trees the trace ever ties together (replay/sim/trace_ties.h), unless it was
+  // read already (UseTraceTies). The planner holds an entry per Workload name of the trace: it
+  // is gone before the replay starts.
   const bool single = ModelCouplesShards(options, manifests.spec);
   engine::StatusOr<engine::ShardPlan> shard_plan = [&]() -> engine::StatusOr<engine::ShardPlan> {
     engine::ShardPlanner planner;
-    planner.AddManifests(manifests.spec);
-    if (!single) {
-      std::vector<ParsedLine> lines;
-      ParallelEventReader scan(arena, options.batch_lines, ParallelEventReader::Purpose::kRouting);
-      scan.set_max_line_bytes(options.max_line_bytes);
-      if (engine::Status s = scan.Open(path); !s.ok()) {
+    if (!single && ties.has_value() && ties->path == path) {
+      if (!ties->status.ok()) {
+        return ties->status;
+      }
+      planner = std::move(ties->planner);
+    } else if (!single) {
+      if (engine::Status s =
+              AddTraceTies(path, arena, options.batch_lines, options.max_line_bytes, planner);
+          !s.ok()) {
         return s;
       }
-      while (scan.NextBatch(lines)) {
-        for (const ParsedLine& l : lines) {
-          if (l.result == ReadResult::kEvent) {
-            PlanEvent(planner, l.event);
-          }
-        }
-      }
     }
+    ties.reset();
+    planner.AddManifests(manifests.spec);
     return planner.Build(single);
   }();
   if (!shard_plan.ok()) {

@@ -4,14 +4,14 @@
 // virtual clock, shard by shard (engine/shard/shard_plan.h, replay/sim/shard_simulator.h), in
 // parallel.
 //
-// The trace is read twice: once to plan the shards (which Cohort trees are ever tied together),
-// then to replay. Each pass reads batches of lines and parses them (replay/io/parallel_reader.h).
-// Each batch's events are routed to their shards; each shard replays each batch — its events,
-// then what is due up to the batch's last instant — on any free thread and without waiting for
-// the others (replay/sim/shard_pipeline.h), under its own lock (engine/shard/sharded_engine.h).
-// Once every shard has replayed a batch, its decision lines older than that instant are written
-// out merged by (time, shard, order within the shard). At the end the shards' measurements are
-// merged into one report.
+// The trace is read twice: once to plan the shards (which Cohort trees are ever tied together;
+// replay/sim/trace_ties.h, possibly while the manifests load), then to replay. Each pass reads
+// batches of lines and parses them (replay/io/parallel_reader.h). Each batch's events are routed to
+// their shards; each shard replays each batch — its events, then what is due up to the batch's last
+// instant — on any free thread and without waiting for the others (replay/sim/shard_pipeline.h),
+// under its own lock (engine/shard/sharded_engine.h). Once every shard has replayed a batch, its
+// decision lines older than that instant are written out merged by (time, shard, order within the
+// shard). At the end the shards' measurements are merged into one report.
 //
 // Determinism: a shard's replay depends only on its own events, and everything is merged in a
 // fixed order, so the same input gives the same decisions and report, byte for byte, whatever
@@ -34,6 +34,7 @@
 #include "replay/io/content_digest.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/sim/replay_report.h"
+#include "replay/sim/trace_ties.h"
 
 namespace replay {
 
@@ -120,6 +121,11 @@ class Simulator {
   // until nothing is left to happen). Returns false when --strict stopped at an error (`report`
   // still describes what was replayed); an error status when the trace cannot be opened.
   engine::StatusOr<bool> Run(const std::string& events_path, ReplayReport& report);
+
+  // The first pass over the trace, made already (replay/sim/trace_ties.h): Run uses it instead of
+  // reading the trace twice when it read the same path (not standard input) and the shards are
+  // not coupled (ModelCouplesShards); its error, if any, is Run's when it is used.
+  void UseTraceTies(TraceTies ties);
 
   // After Run: the shards and the workloads still held (memory follows these, not the trace).
   int num_shards() const;

@@ -13,12 +13,14 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include "replay/io/manifest_loader.h"
 #include "replay/io/time_parse.h"
 #include "replay/report/report_writers.h"
 #include "replay/sim/sharded_replay.h"
 #include "replay/sim/simulator.h"
+#include "replay/sim/trace_ties.h"
 
 namespace replay {
 namespace {
@@ -204,8 +206,11 @@ class ParallelReplayTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // `in_flight`: SimulatorOptions::events_in_flight, the window shards run free in.
+  // `prescan`: the first pass is made before the replay (replay/sim/trace_ties.h), as RunReplay
+  // does while the manifests load; `prescan_path` is the trace it reads ("" = the replayed one).
   ReplayRun Replay(const Trace& trace, int threads, size_t batch_lines,
-                   size_t in_flight = SimulatorOptions{}.events_in_flight) {
+                   size_t in_flight = SimulatorOptions{}.events_in_flight, bool prescan = false,
+                   const std::string& prescan_path = "") {
     fs::path manifests = dir_ / "manifests.yaml";
     fs::path events = dir_ / "events.jsonl";
     std::ofstream(manifests) << trace.manifests;
@@ -231,6 +236,11 @@ class ParallelReplayTest : public ::testing::Test {
     {
       DecisionLog log(mem);
       Simulator sim(load, options, &log);
+      if (prescan) {
+        tbb::task_arena arena(threads);
+        sim.UseTraceTies(ScanTraceTies(prescan_path.empty() ? events.string() : prescan_path, arena,
+                                       batch_lines, options.max_line_bytes));
+      }
       engine::StatusOr<bool> ok = sim.Run(events.string(), run.report);
       EXPECT_TRUE(ok.ok() && *ok);
       run.shards = sim.num_shards();
@@ -295,6 +305,52 @@ TEST_F(ParallelReplayTest, HowFarShardsRunAheadChangesNothing) {
     EXPECT_EQ(other.report_json, first.report_json)
         << c.threads << " threads, batches of " << c.batch << ", " << c.in_flight << " in flight";
   }
+}
+
+// The first pass made before the replay (as RunReplay makes it while the manifests load, the
+// planner then adding the trace's names before the manifests' instead of after) plans the same
+// shards: the same bytes. A pass over another file is not used: the replay reads its own.
+TEST_F(ParallelReplayTest, TheFirstPassMadeBeforehandPlansTheSameShards) {
+  Trace trace = ManyTrees(12, 60, /*ties=*/true);
+  ReplayRun first = Replay(trace, 1, 8192);
+  for (int threads : {1, 2}) {
+    ReplayRun prescanned = Replay(trace, threads, 64, 256, /*prescan=*/true);
+    EXPECT_EQ(prescanned.shards, 12);
+    EXPECT_EQ(prescanned.decisions, first.decisions) << threads << " threads";
+    EXPECT_EQ(prescanned.report_json, first.report_json) << threads << " threads";
+  }
+  // Trees 0 and 1 are tied only by the trace: a pass over an empty file ties nothing, and
+  // would give 13 shards if the replay used it.
+  fs::path empty = dir_ / "empty.jsonl";
+  std::ofstream(empty).flush();
+  ReplayRun other_file = Replay(trace, 2, 8192, 16384, /*prescan=*/true, empty.string());
+  EXPECT_EQ(other_file.shards, 12);
+  EXPECT_EQ(other_file.decisions, first.decisions);
+}
+
+// A first pass that could not open the trace: its error is the replay's.
+TEST_F(ParallelReplayTest, TheFirstPassErrorIsTheReplays) {
+  LoadResult load = LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1), "m.yaml");
+  ASSERT_TRUE(load.ok());
+  const std::string missing = (dir_ / "missing.jsonl").string();
+  tbb::task_arena arena(2);
+  TraceTies ties = ScanTraceTies(missing, arena, 64, size_t{1} << 20);
+  ASSERT_FALSE(ties.status.ok());
+  SimulatorOptions options;
+  options.scheduler = ReplaySchedulerOptions(options.scheduler);
+  options.timings = false;
+  Simulator with_ties(load, options, nullptr);
+  with_ties.UseTraceTies(std::move(ties));
+  ReplayReport report;
+  engine::StatusOr<bool> run = with_ties.Run(missing, report);
+  ASSERT_FALSE(run.ok());
+  Simulator without(load, options, nullptr);
+  ReplayReport report2;
+  engine::StatusOr<bool> run2 = without.Run(missing, report2);
+  ASSERT_FALSE(run2.ok());
+  EXPECT_EQ(run.status().message(), run2.status().message());
+  EXPECT_NE(run.status().message().find("missing.jsonl"), std::string::npos)
+      << run.status().message();
 }
 
 TEST_F(ParallelReplayTest, SingleDeepTreeGivesTheSameBytesWithAnyThreadCount) {
