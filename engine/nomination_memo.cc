@@ -40,10 +40,10 @@ bool SameStarts(const std::vector<NominationMemo::ScanStart>& stored, const Flav
 const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersions& versions,
                                        bool scan_outdated) const {
   const size_t i = Index(w.id);
-  if (i >= slots_.size() || slots_[i] == nullptr) {
+  if (i >= by_id_.size() || by_id_[i] == nullptr) {
     return nullptr;
   }
-  const Slot& s = *slots_[i];
+  const Slot& s = *by_id_[i];
   if (!(s.versions == versions) || s.spec != w.spec || s.priority != w.priority
       || s.queue_order_time != w.queue_order_time || s.cq != w.cluster_queue || s.key != w.key
       || !SameStarts(s.starts, w.scan, scan_outdated)) {
@@ -54,14 +54,22 @@ const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersio
 
 void NominationMemo::Store(const Workload& w, const NominationVersions& versions,
                            bool scan_outdated, const CycleEntry& entry) {
+  if (!(versions == epoch_)) {
+    Clear();  // entries of older versions can never be found again (see the header)
+    epoch_ = versions;
+  }
   const size_t i = Index(w.id);
-  if (i >= slots_.size()) {
-    slots_.resize(i + 1);
+  if (i >= by_id_.size()) {
+    by_id_.resize(i + 1, nullptr);
   }
-  if (slots_[i] == nullptr) {
-    slots_[i] = std::make_unique<Slot>();
+  if (by_id_[i] == nullptr) {
+    if (used_ == pool_.size()) {
+      pool_.push_back(std::make_unique<Slot>());
+    }
+    by_id_[i] = pool_[used_++].get();
   }
-  Slot& s = *slots_[i];
+  Slot& s = *by_id_[i];
+  s.id_index = i;
   s.versions = versions;
   s.spec = w.spec;
   s.key = w.key;
@@ -71,6 +79,13 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
   s.starts.clear();
   ForEachStart(w.scan, scan_outdated, [&s](const ScanStart& start) { s.starts.push_back(start); });
   s.entry = entry;
+}
+
+void NominationMemo::Clear() {
+  for (size_t k = 0; k < used_; ++k) {
+    by_id_[pool_[k]->id_index] = nullptr;
+  }
+  used_ = 0;
 }
 
 std::string EntryFingerprint(const CycleEntry& e) {

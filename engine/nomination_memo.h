@@ -19,6 +19,13 @@
 // current cycle. Workloads with a flavor-fallback history or clusters with resource classes are
 // never memoised (state outside the versions above).
 //
+// Memory: the versions only grow (each is a counter bumped on change), so an entry stored under
+// older versions than the newest stored can never be found again. The memo therefore holds the
+// entries of the newest versions only: a Store under newer versions recycles every older entry
+// (their storage is reused, not freed). It held an entry for every workload ever nominated and
+// not yet erased — 18 MiB at Kueue's large-scale peak for a 3 % hit rate — and now holds those
+// of the last few cycles that changed nothing.
+//
 // Thread safety: Find is read-only and may run on several nomination threads at once; Store and
 // the counters are for the scheduler's sequential part.
 #pragma once
@@ -63,7 +70,10 @@ class NominationMemo {
                          bool scan_outdated) const;
   void Store(const Workload& w, const NominationVersions& versions, bool scan_outdated,
              const CycleEntry& entry);
-  void Clear() { slots_.clear(); }
+  void Clear();
+  // Entries held (those of the newest versions stored), and slots allocated to hold them.
+  size_t size() const { return used_; }
+  size_t capacity() const { return pool_.size(); }
 
   NominationMemoStats& stats() { return stats_; }
   const NominationMemoStats& stats() const { return stats_; }
@@ -79,6 +89,7 @@ class NominationMemo {
 
  private:
   struct Slot {
+    size_t id_index = 0;  // Index(WorkloadId) of the workload it was stored for
     NominationVersions versions;
     const WorkloadSpec* spec = nullptr;
     std::string key;  // ids are recycled: the workload's key and spec tell them apart
@@ -88,7 +99,12 @@ class NominationMemo {
     std::vector<ScanStart> starts;  // where the scan resumed (see nomination_memo.cc)
     CycleEntry entry;
   };
-  std::vector<std::unique_ptr<Slot>> slots_;  // by WorkloadId index
+  // pool_[0, used_) hold the entries stored under `epoch_`; by_id_ points to them by WorkloadId
+  // index (null: none). Slots past used_ keep their storage for the next entries.
+  std::vector<std::unique_ptr<Slot>> pool_;
+  size_t used_ = 0;
+  std::vector<Slot*> by_id_;
+  NominationVersions epoch_;
   NominationMemoStats stats_;
 };
 

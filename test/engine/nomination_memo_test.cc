@@ -98,5 +98,40 @@ TEST(NominationMemoTest, AnyVersionOrHeadFieldChangeMisses) {
   EXPECT_EQ(memo.Find(f.w, f.versions, true), nullptr);
 }
 
+// The memo holds the entries of the newest versions only: a Store under newer versions recycles
+// the older entries (they could never be found again: versions only grow), and reuses their
+// storage for the new ones.
+TEST(NominationMemoTest, NewerVersionsRecycleOlderEntries) {
+  MemoFixture f;
+  NominationMemo memo;
+  Workload other = f.w;
+  other.id = MakeId<WorkloadId>(7);
+  memo.Store(f.w, f.versions, true, f.entry);
+  memo.Store(other, f.versions, true, f.entry);
+  EXPECT_EQ(memo.size(), 2u);
+  EXPECT_NE(memo.Find(other, f.versions, true), nullptr);
+  // Another cycle changed the tree: the next store drops both entries and reuses a slot.
+  NominationVersions newer = f.versions;
+  ++newer.tree;
+  CycleEntry second = f.entry;
+  second.message = "second";
+  memo.Store(f.w, newer, true, second);
+  EXPECT_EQ(memo.size(), 1u);
+  EXPECT_EQ(memo.capacity(), 2u);
+  EXPECT_EQ(memo.Find(other, f.versions, true), nullptr);
+  EXPECT_EQ(memo.Find(other, newer, true), nullptr);  // not stored under the newer versions
+  const CycleEntry* hit = memo.Find(f.w, newer, true);
+  ASSERT_NE(hit, nullptr);
+  EXPECT_EQ(hit->message, "second");
+  // Stored again under the same versions: replaced in place.
+  memo.Store(f.w, newer, true, f.entry);
+  EXPECT_EQ(memo.size(), 1u);
+  ASSERT_NE(memo.Find(f.w, newer, true), nullptr);
+  EXPECT_EQ(memo.Find(f.w, newer, true)->message, MemoFixture::kStored);
+  memo.Clear();
+  EXPECT_EQ(memo.size(), 0u);
+  EXPECT_EQ(memo.Find(f.w, newer, true), nullptr);
+}
+
 }  // namespace
 }  // namespace engine
