@@ -19,6 +19,7 @@
 //   engine.With(shard, [&](ShardSimulator& s) { s.AdvanceTo(t); ... });   // from any thread
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -33,10 +34,22 @@ class ShardedEngine {
  public:
   // `make(i)` returns shard i's state as a std::unique_ptr<State>, for i in [0, plan.num_shards()).
   template <typename Make>
-  ShardedEngine(ShardPlan plan, Make&& make) : plan_(std::move(plan)) {
-    for (int i = 0; i < plan_.num_shards(); ++i) {
+  ShardedEngine(ShardPlan plan, Make&& make)
+      : ShardedEngine(std::move(plan), std::forward<Make>(make), [](size_t n, auto&& make_one) {
+          for (size_t i = 0; i < n; ++i) {
+            make_one(i);
+          }
+        }) {}
+  // The same, with the states made through `for_each(n, make_one)`, which calls make_one(i) once
+  // for each i in [0, n), possibly on several threads at once: `make` must then be safe to call
+  // concurrently for different shards (the replay builds its shards' engines in parallel).
+  template <typename Make, typename ForEach>
+  ShardedEngine(ShardPlan plan, Make&& make, ForEach&& for_each) : plan_(std::move(plan)) {
+    std::vector<std::unique_ptr<State>> owners(static_cast<size_t>(plan_.num_shards()));
+    for_each(owners.size(), [&](size_t i) { owners[i] = make(static_cast<int>(i)); });
+    for (std::unique_ptr<State>& owner : owners) {
       auto shard = std::make_unique<Shard>();
-      shard->owner = make(i);
+      shard->owner = std::move(owner);
       MutexLock lock(shard->mu);
       shard->state = shard->owner.get();
       shards_.push_back(std::move(shard));

@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "replay/io/parallel_for.h"
 #include "replay/sim/cluster_state.h"
 #include "replay/sim/simulator.h"
 
@@ -24,10 +25,22 @@ std::unique_ptr<ShardSimulator> MakeShard(const LoadResult& manifests,
 }  // namespace
 
 ShardedReplay::ShardedReplay(const LoadResult& manifests, engine::ShardPlan plan,
-                             const SimulatorOptions& options, bool log_decisions)
-    : engine::ShardedEngine<ShardSimulator>(std::move(plan), [&](int shard) {
-        // ShardedEngine has moved the plan into itself before calling this.
-        return MakeShard(manifests, this->plan(), shard, options, log_decisions);
-      }) {}
+                             const SimulatorOptions& options, bool log_decisions,
+                             tbb::task_arena* arena)
+    : engine::ShardedEngine<ShardSimulator>(
+        std::move(plan),
+        [&](int shard) {
+          // ShardedEngine has moved the plan into itself before calling this.
+          return MakeShard(manifests, this->plan(), shard, options, log_decisions);
+        },
+        [arena](size_t n, const auto& make_one) {
+          if (arena == nullptr || arena->max_concurrency() <= 1 || n <= 1) {
+            for (size_t i = 0; i < n; ++i) {
+              make_one(i);
+            }
+            return;
+          }
+          ParallelFor(*arena, n, 1, [&](size_t, size_t i) { make_one(i); });
+        }) {}
 
 }  // namespace replay

@@ -9,6 +9,8 @@
 //   bool ok = ApplyEvent(engine, shard, event, error);       // from any thread
 #pragma once
 
+#include <tbb/task_arena.h>
+
 #include "engine/shard/shard_plan.h"
 #include "engine/shard/sharded_engine.h"
 #include "replay/io/event_reader.h"
@@ -19,8 +21,11 @@ namespace replay {
 
 class ShardedReplay : public engine::ShardedEngine<ShardSimulator> {
  public:
+  // With `arena`, the shards' engines are built on its threads (each from its part of the
+  // manifests: nothing is shared but what is read).
   ShardedReplay(const LoadResult& manifests, engine::ShardPlan plan,
-                const SimulatorOptions& options, bool log_decisions);
+                const SimulatorOptions& options, bool log_decisions,
+                tbb::task_arena* arena = nullptr);
 };
 
 // The shard `event` is applied in (engine::ShardPlan::Route), or ShardPlan::kEveryShard.

@@ -295,7 +295,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     return shard_plan.status();
   }
   engine = std::make_unique<ShardedReplay>(manifests, std::move(shard_plan).value(), options,
-                                           log != nullptr);
+                                           log != nullptr, &arena);
   const int n = engine->num_shards();
   const engine::ShardPlan& plan = engine->plan();
   // Heads of a large cycle are nominated on the same threads as the shards (nested loops).
