@@ -10,22 +10,10 @@
 #include "engine/base/slash_join.h"
 
 namespace engine {
-namespace {
-
-std::string Key(std::string_view kind, std::string_view name) {
-  return SlashJoin(kind, name);
-}
-
-std::string WorkloadName(const WorkloadSpec& w) {
-  return SlashJoin(w.name_space, w.name);
-}
-
-}  // namespace
-
 // --- ShardPlan ---
 
 int ShardPlan::ShardOf(std::string_view kind, std::string_view name) const {
-  auto it = shard_of_.find(Key(kind, name));
+  auto it = shard_of_.find(SlashKey(kind, name).view());
   return it == shard_of_.end() ? 0 : it->second;
 }
 
@@ -33,7 +21,7 @@ int ShardPlan::ShardOfWorkload(const WorkloadSpec& w) const {
   if (w.admission && !w.admission->cluster_queue.empty()) {
     return ShardOf("ClusterQueue", w.admission->cluster_queue);
   }
-  return ShardOf("LocalQueue", SlashJoin(w.name_space, w.queue_name));
+  return ShardOf("LocalQueue", SlashKey(w.name_space, w.queue_name).view());
 }
 
 int ShardPlan::Route(std::string_view kind, std::string_view name,
@@ -89,13 +77,15 @@ ClusterSpec ShardPlan::ManifestsFor(int shard, const ClusterSpec& all) const {
 // --- ShardPlanner ---
 
 uint32_t ShardPlanner::Node(std::string_view kind, std::string_view name) {
-  std::string key = Key(kind, name);
-  auto [it, inserted] = ids_.try_emplace(key, static_cast<uint32_t>(keys_.size()));
-  if (inserted) {
-    keys_.push_back(std::move(key));
-    parent_.push_back(it->second);
+  const SlashKey key(kind, name);
+  if (auto it = ids_.find(key.view()); it != ids_.end()) {
+    return it->second;
   }
-  return it->second;
+  const auto id = static_cast<uint32_t>(keys_.size());
+  ids_.emplace(std::string(key.view()), id);
+  keys_.emplace_back(key.view());
+  parent_.push_back(id);
+  return id;
 }
 
 uint32_t ShardPlanner::Find(uint32_t x) const {
@@ -145,11 +135,19 @@ void ShardPlanner::AddLocalQueue(const LocalQueueSpec& lq) {
 }
 
 void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
-  uint32_t node = Node("LocalQueue", SlashJoin(w.name_space, w.queue_name));
-  if (w.admission && !w.admission->cluster_queue.empty()) {
-    Join(node, Node("ClusterQueue", w.admission->cluster_queue));
+  AddWorkloadNames(w.name_space, w.name, w.queue_name,
+                   w.admission ? std::string_view(w.admission->cluster_queue) : std::string_view());
+}
+
+void ShardPlanner::AddWorkloadNames(std::string_view name_space, std::string_view name,
+                                    std::string_view queue_name,
+                                    std::string_view admitted_cluster_queue) {
+  uint32_t node = Node("LocalQueue", SlashKey(name_space, queue_name).view());
+  if (!admitted_cluster_queue.empty()) {
+    Join(node, Node("ClusterQueue", admitted_cluster_queue));
   }
-  workload_hashes_[node].push_back(std::hash<std::string>{}(WorkloadName(w)));
+  workload_hashes_[node].push_back(
+      std::hash<std::string_view>{}(SlashKey(name_space, name).view()));
   if (++workload_entries_ >= next_dedup_) {
     DedupWorkloadHashes();
     next_dedup_ = std::max(next_dedup_, 2 * workload_entries_);

@@ -43,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/string_map.h"
 #include "engine/cluster_spec.h"
 
 namespace engine {
@@ -70,7 +71,7 @@ class ShardPlan {
   int ShardOfWorkload(const WorkloadSpec& w) const;
 
   std::vector<std::string> labels_;
-  std::unordered_map<std::string, int> shard_of_;  // "<kind>/<name>" → shard
+  StringMap<int> shard_of_;  // "<kind>/<name>" → shard, looked up without building the key
 };
 
 class ShardPlanner {
@@ -82,6 +83,11 @@ class ShardPlanner {
   // nothing and is not added.
   // `single`: one shard whatever the trees (a model couples them: see docs/replay.md).
   ShardPlan Build(bool single) const;
+  // What a Workload named `name_space`/`name` ties: its LocalQueue `name_space`/`queue_name` and,
+  // when not empty, the ClusterQueue `admitted_cluster_queue` of its status.admission (as
+  // AddManifests of a spec holding only that Workload does, without building the spec).
+  void AddWorkloadNames(std::string_view name_space, std::string_view name,
+                        std::string_view queue_name, std::string_view admitted_cluster_queue);
 
  private:
   uint32_t Node(std::string_view kind, std::string_view name);
@@ -97,7 +103,7 @@ class ShardPlanner {
   // those queues are joined into one shard when the plan is built.
   void JoinResourceClassUsers() const;
 
-  std::unordered_map<std::string, uint32_t> ids_;
+  StringMap<uint32_t> ids_;  // "<kind>/<name>" -> node, looked up without building the key
   // Joins the queues named by every event of the same Workload (Build's last joins).
   void JoinWorkloadQueues() const;
   // Sorts every queue's list of Workload name hashes and drops repeats.

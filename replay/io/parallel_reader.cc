@@ -37,18 +37,22 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
         [&](size_t slot, size_t i) {
           const LineBatch::Line& l = batch_.lines[i];
           ParsedLine& p = out[i];
+          p.routed = false;
           if (l.too_long) {
             p.result = ReadResult::kError;
             return;
           }
-          p.result = routing_parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size,
-                                                  batch_.Capacity(l), path, l.number, p.event)
-                         ? ReadResult::kEvent
-                         : ReadResult::kError;
+          const RoutingLineParser::Result r =
+              routing_parsers_[slot].Route(batch_.arena.data() + l.offset, l.size,
+                                           batch_.Capacity(l), path, l.number, p.route, p.event);
+          p.routed = r == RoutingLineParser::Result::kWorkload;
+          p.result =
+              r == RoutingLineParser::Result::kNothing ? ReadResult::kError : ReadResult::kEvent;
         },
         engine::Phase::kParse);
     if (batch_.error) {
       out[n].result = ReadResult::kError;
+      out[n].routed = false;
     }
     return true;
   }

@@ -32,6 +32,9 @@ struct ParsedLine {
   ReadResult result = ReadResult::kEvent;  // kEvent or kError
   TraceEvent event;
   EventError error;  // file and line set
+  // Purpose::kRouting: a plain Workload line's names are in `route` (and `event` is stale).
+  bool routed = false;
+  WorkloadRoute route;
 };
 
 class ParallelEventReader {

@@ -12,7 +12,7 @@ namespace od = simdjson::ondemand;
 enum class Quick : uint8_t { kWorkload, kDeleted, kFull };
 
 // metadata: name and namespace (namespace "default" when absent, as the full parser has it).
-bool ReadMetadata(od::value value, engine::WorkloadSpec& w) {
+bool ReadMetadata(od::value value, WorkloadRoute& w) {
   od::object metadata;
   if (value.get_object().get(metadata) != simdjson::SUCCESS) {
     return false;
@@ -32,22 +32,22 @@ bool ReadMetadata(od::value value, engine::WorkloadSpec& w) {
         return false;
       }
       if (key == "name") {
-        w.name = std::string(text);
+        w.name.assign(text);
         has_name = true;
       } else {
-        w.name_space = std::string(text);
+        w.name_space.assign(text);
         has_namespace = true;
       }
     }
   }
   if (!has_namespace) {
-    w.name_space = "default";
+    w.name_space.assign("default");
   }
   return has_name && !w.name.empty();
 }
 
 // The Workload object's routing fields; kFull when it is not a plain Workload without status.
-Quick ReadObject(od::value value, engine::WorkloadSpec& w) {
+Quick ReadObject(od::value value, WorkloadRoute& w) {
   od::object object;
   if (value.get_object().get(object) != simdjson::SUCCESS) {
     return Quick::kFull;
@@ -80,7 +80,7 @@ Quick ReadObject(od::value value, engine::WorkloadSpec& w) {
           || spec.find_field_unordered("queueName").get_string().get(queue) != simdjson::SUCCESS) {
         return Quick::kFull;
       }
-      w.queue_name = std::string(queue);
+      w.queue_name.assign(queue);
       has_queue = true;
     } else if (key == "status") {
       return Quick::kFull;  // an admission ties a ClusterQueue too: read it all
@@ -101,10 +101,29 @@ RoutingLineParser::~RoutingLineParser() = default;
 
 bool RoutingLineParser::Parse(const char* data, size_t size, size_t capacity,
                               const std::string& path, int64_t line, TraceEvent& event) {
+  WorkloadRoute route;
+  switch (Route(data, size, capacity, path, line, route, event)) {
+    case Result::kNothing:
+      return false;
+    case Result::kEvent:
+      return true;
+    case Result::kWorkload:
+      break;
+  }
   event = TraceEvent{};
   event.line = line;
+  event.kind = "Workload";
+  engine::WorkloadSpec& w = event.object.workloads.emplace_back();
+  w.name_space = std::move(route.name_space);
+  w.name = std::move(route.name);
+  w.queue_name = std::move(route.queue_name);
+  return true;
+}
+
+RoutingLineParser::Result RoutingLineParser::Route(const char* data, size_t size, size_t capacity,
+                                                   const std::string& path, int64_t line,
+                                                   WorkloadRoute& route, TraceEvent& event) {
   Quick quick = Quick::kFull;
-  engine::WorkloadSpec w;
   {
     simdjson::padded_string_view view(data, size, capacity);
     od::document doc;
@@ -125,7 +144,7 @@ bool RoutingLineParser::Parse(const char* data, size_t size, size_t capacity,
           std::string_view type;
           deleted = field.value().get_string().get(type) == simdjson::SUCCESS && type == "DELETED";
         } else if (key == "object") {
-          quick = ReadObject(field.value(), w);
+          quick = ReadObject(field.value(), route);
           has_object = true;
           if (quick == Quick::kFull) {
             break;
@@ -133,7 +152,7 @@ bool RoutingLineParser::Parse(const char* data, size_t size, size_t capacity,
         }
       }
       if (deleted) {
-        return false;  // a deletion ties nothing (PlanEvent)
+        return Result::kNothing;  // a deletion ties nothing (PlanEvent)
       }
       if (!has_object) {
         quick = Quick::kFull;
@@ -141,14 +160,14 @@ bool RoutingLineParser::Parse(const char* data, size_t size, size_t capacity,
     }
   }
   if (quick == Quick::kWorkload) {
-    event.kind = "Workload";
-    event.object.workloads.push_back(std::move(w));
-    return true;
+    return Result::kWorkload;
   }
-  EventError error;
+  EventError error;  // the full parser starts `event` afresh
   bool timed = false;
   return impl_->full.Parse(data, size, capacity, path, line, event, error, timed)
-         == ReadResult::kEvent;
+                 == ReadResult::kEvent
+             ? Result::kEvent
+             : Result::kNothing;
 }
 
 }  // namespace replay

@@ -24,8 +24,21 @@
 
 namespace replay {
 
+// What a plain Workload line ties: its queue (the planner's ShardPlanner::AddWorkloadNames).
+struct WorkloadRoute {
+  std::string name_space;
+  std::string name;
+  std::string queue_name;
+};
+
 class RoutingLineParser {
  public:
+  enum class Result : uint8_t {
+    kNothing,   // the line gives the planner nothing (as Parse's false)
+    kWorkload,  // a plain Workload line: `route` holds its names, `event` is untouched
+    kEvent,     // any other line, read by the full parser into `event`
+  };
+
   RoutingLineParser();
   ~RoutingLineParser();
   RoutingLineParser(const RoutingLineParser&) = delete;
@@ -39,6 +52,10 @@ class RoutingLineParser {
   // nothing). `capacity` as for EventLineParser::Parse.
   bool Parse(const char* data, size_t size, size_t capacity, const std::string& path, int64_t line,
              TraceEvent& event);
+  // Parse without building an event for a plain Workload line (most of a trace): its names go to
+  // `route`, whose strings keep their storage from line to line.
+  Result Route(const char* data, size_t size, size_t capacity, const std::string& path,
+               int64_t line, WorkloadRoute& route, TraceEvent& event);
 
  private:
   struct Impl;

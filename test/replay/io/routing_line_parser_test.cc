@@ -114,9 +114,43 @@ TEST(RoutingLineParserTest, TheSamePlanAsFromFullyParsedEvents) {
         PlanEvent(by_full, e);
       }
     }
+    // As the replay's first pass makes it (replay/sim/trace_ties.cc): Route, a Workload line's
+    // names straight into the planner, and the manifests added after the trace.
+    engine::ShardPlanner by_route;
+    RoutingLineParser parser;
+    int routed = 0;
+    for (const std::string& line : t.lines) {
+      PaddedLine l(line);
+      WorkloadRoute route;
+      TraceEvent e;
+      switch (parser.Route(l.buffer.data(), l.size, l.buffer.size(), kPath, 7, route, e)) {
+        case RoutingLineParser::Result::kWorkload:
+          ++routed;
+          by_route.AddWorkloadNames(route.name_space, route.name, route.queue_name, "");
+          break;
+        case RoutingLineParser::Result::kEvent:
+          PlanEvent(by_route, e);
+          break;
+        case RoutingLineParser::Result::kNothing:
+          break;
+      }
+    }
+    by_route.AddManifests(load.spec);
+    EXPECT_GE(routed, 800);
     engine::ShardPlan a = by_routing.Build(false);
     engine::ShardPlan b = by_full.Build(false);
+    engine::ShardPlan c = by_route.Build(false);
     EXPECT_EQ(a.labels(), b.labels()) << trees;
+    EXPECT_EQ(c.labels(), b.labels()) << trees;
+    for (const engine::LocalQueueSpec& lq : load.spec.local_queues) {
+      engine::WorkloadSpec w;
+      w.name_space = lq.name_space;
+      w.queue_name = lq.name;
+      EXPECT_EQ(c.Route("Workload", "x", nullptr), b.Route("Workload", "x", nullptr));
+      engine::ClusterSpec one;
+      one.workloads.push_back(w);
+      EXPECT_EQ(c.Route("Workload", "x", &one), b.Route("Workload", "x", &one)) << lq.name;
+    }
     EXPECT_GE(a.num_shards(), 1);
   }
 }
