@@ -135,8 +135,11 @@ void ShardPlanner::AddLocalQueue(const LocalQueueSpec& lq) {
 }
 
 void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
-  AddWorkloadNames(w.name_space, w.name, w.queue_name,
-                   w.admission ? std::string_view(w.admission->cluster_queue) : std::string_view());
+  std::string_view admitted;
+  if (w.admission) {
+    admitted = w.admission->cluster_queue;
+  }
+  AddWorkloadNames(w.name_space, w.name, w.queue_name, admitted);
 }
 
 void ShardPlanner::AddWorkloadNames(std::string_view name_space, std::string_view name,

@@ -20,28 +20,20 @@ struct ReplayOptions {
   std::vector<std::string> manifests;
   std::string events;
   std::string out = "tally-report";
-  bool strict = false;
   std::optional<std::string> until;  // RFC 3339
-  bool kueue_scan_reset = false;
   // --feature-gates: Kueue feature gates over the Configuration's featureGates
   // (docs/feature-gates.md).
   std::vector<std::pair<std::string, bool>> feature_gates;
-  bool no_timings = false;
-  // --profile: CPU time by phase and the search counts, on stderr and in report.json.
-  bool profile = false;
   // --nomination-memo on|off|verify (engine/nomination_memo.h): decisions are the same in all
   // three; verify nominates every head afresh and fails the run if a kept entry differed.
   std::string nomination_memo = "on";
-  bool quiet = false;    // no summary on stdout
-  bool progress = true;  // a progress bar when stderr is a terminal
-  int threads = 0;       // 0 = one per core; the output does not depend on it
+  int threads = 0;  // 0 = one per core; the output does not depend on it
   size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;  // 0 = never
   size_t max_line_bytes = size_t{64} << 20;  // --max-line-bytes
   size_t events_in_flight = 16384;           // --events-in-flight
   // Models (Go durations).
   std::string pods_ready_delay = "0s";
   std::string admission_check_delay = "0s";
-  bool control_plane = false;
   std::string admit_to_running = "1s";
   std::string finish_to_release = "1s";
   std::string cycle_duration = "10ms";
@@ -49,6 +41,14 @@ struct ReplayOptions {
   // The admissions an imported audit log recorded (admissions.jsonl): compared with the
   // decisions, differences listed in DIR/verify.txt, exit status 1 when there are any.
   std::string verify;
+  bool strict = false;
+  bool kueue_scan_reset = false;
+  bool no_timings = false;
+  // --profile: CPU time by phase and the search counts, on stderr and in report.json.
+  bool profile = false;
+  bool quiet = false;    // no summary on stdout
+  bool progress = true;  // a progress bar when stderr is a terminal
+  bool control_plane = false;
   // Free everything the replay built before returning. The command line, which exits right
   // after, turns it off (a process's memory goes back whole); a caller that replays again
   // (`tally sweep`) keeps it on.
