@@ -14,10 +14,13 @@
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
+#include "engine/shard/shard_plan.h"
 #include "replay/generate/synthetic_generator.h"
 #include "replay/io/event_reader.h"
 #include "replay/io/manifest_loader.h"
+#include "replay/io/routing_line_parser.h"
 #include "replay/io/workload_json.h"
+#include "replay/sim/sharded_replay.h"
 
 namespace {
 
@@ -159,14 +162,20 @@ void BM_WorkloadJson_Parse_Slow_Rich(benchmark::State& state) {
   RunSlow(state, true);
 }
 
-void BM_EventLine_Parse_Synthetic(benchmark::State& state) {
+// SyntheticLines(1000), each with simdjson's padding after it, as the readers hand lines over.
+const std::vector<std::string>& PaddedSyntheticLines() {
   static const std::vector<std::string> lines = [] {
     std::vector<std::string> v = SyntheticLines(1000);
     for (std::string& l : v) {
-      l.resize(l.size() + simdjson::SIMDJSON_PADDING, '\0');  // padding after the line
+      l.resize(l.size() + simdjson::SIMDJSON_PADDING, '\0');
     }
     return v;
   }();
+  return lines;
+}
+
+void BM_EventLine_Parse_Synthetic(benchmark::State& state) {
+  const std::vector<std::string>& lines = PaddedSyntheticLines();
   const size_t padding = simdjson::SIMDJSON_PADDING;
   replay::EventLineParser parser;
   const std::string path(kFile);
@@ -188,10 +197,52 @@ void BM_EventLine_Parse_Synthetic(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 
+// The shard planner's first pass over a Workload line (replay/io/routing_line_parser.h):
+// `use_route` = RoutingLineParser::Route, the names only, as the replay reads it since
+// 2026-11-28; otherwise Parse, which builds a TraceEvent holding a ClusterSpec with the Workload,
+// as every line did before. ShardPlanner::AddWorkloadNames / PlanEvent included.
+void RunRouting(benchmark::State& state, bool use_route) {
+  const std::vector<std::string>& lines = PaddedSyntheticLines();
+  const size_t padding = simdjson::SIMDJSON_PADDING;
+  replay::RoutingLineParser parser;
+  engine::ShardPlanner planner;
+  const std::string path(kFile);
+  replay::WorkloadRoute route;
+  replay::TraceEvent event;
+  size_t i = 0;
+  for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores)
+    const std::string& l = lines[i];
+    if (use_route) {
+      if (parser.Route(l.data(), l.size() - padding, l.size(), path, 1, route, event)
+          != replay::RoutingLineParser::Result::kWorkload) {
+        state.SkipWithError("a fixture line is not a plain Workload line");
+        return;
+      }
+      planner.AddWorkloadNames(route.name_space, route.name, route.queue_name, "");
+    } else {
+      if (!parser.Parse(l.data(), l.size() - padding, l.size(), path, 1, event)) {
+        state.SkipWithError("a fixture line ties nothing");
+        return;
+      }
+      replay::PlanEvent(planner, event);
+    }
+    i = i + 1 == lines.size() ? 0 : i + 1;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+void BM_RoutingLine_Parse_Synthetic(benchmark::State& state) {
+  RunRouting(state, false);
+}
+void BM_RoutingLine_Route_Synthetic(benchmark::State& state) {
+  RunRouting(state, true);
+}
+
 BENCHMARK(BM_WorkloadJson_Parse_Fast_Synthetic);
 BENCHMARK(BM_WorkloadJson_Parse_Slow_Synthetic);
 BENCHMARK(BM_WorkloadJson_Parse_Fast_Rich);
 BENCHMARK(BM_WorkloadJson_Parse_Slow_Rich);
 BENCHMARK(BM_EventLine_Parse_Synthetic);
+BENCHMARK(BM_RoutingLine_Parse_Synthetic);
+BENCHMARK(BM_RoutingLine_Route_Synthetic);
 
 }  // namespace

@@ -1,6 +1,7 @@
 // File: test/fuzz/event_line_fuzz.cc
 //
-// Trace events: one line through the parser the parallel replay's workers use, and the same
+// Trace events: one line through the parser the parallel replay's workers use and through the
+// shard planner's first-pass reading of it (RoutingLineParser::Route), and the same
 // bytes as a whole tally.events/v1 file through the reader (header check, line splitting, the
 // order of times). Every line the reader sees ends as an event or an error with its line number:
 // nothing is dropped without a word.
@@ -11,6 +12,7 @@
 #include <simdjson.h>
 
 #include "replay/io/event_reader.h"
+#include "replay/io/routing_line_parser.h"
 #include "test/fuzz/fuzz_support.h"
 
 namespace {
@@ -27,6 +29,25 @@ void ParseOneLine(std::string_view line) {
   FUZZ_CHECK(r == replay::ReadResult::kEvent || r == replay::ReadResult::kError);
   if (r == replay::ReadResult::kEvent) {
     FUZZ_CHECK(event.line == 7);
+  }
+}
+
+// The first pass reads a plain Workload line's names only: when it says so, it has a name and a
+// namespace ("default" when absent); whatever the line, it ends in one of its three results.
+void RouteOneLine(std::string_view line) {
+  static replay::RoutingLineParser parser;
+  std::string padded(line);
+  padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
+  replay::WorkloadRoute route;
+  replay::TraceEvent event;
+  const replay::RoutingLineParser::Result r =
+      parser.Route(padded.data(), line.size(), padded.size(), "fuzz.jsonl", 7, route, event);
+  if (r == replay::RoutingLineParser::Result::kWorkload) {
+    FUZZ_CHECK(!route.name.empty());
+    FUZZ_CHECK(!route.name_space.empty());
+  } else {
+    FUZZ_CHECK(r == replay::RoutingLineParser::Result::kEvent
+               || r == replay::RoutingLineParser::Result::kNothing);
   }
 }
 
@@ -61,6 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = tally_fuzz::AsText(data, size);
   const size_t newline = text.find('\n');
   ParseOneLine(text.substr(0, newline));
+  RouteOneLine(text.substr(0, newline));
   ReadAsFile(text);
   return 0;
 }
