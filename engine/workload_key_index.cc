@@ -20,7 +20,7 @@ size_t WorkloadKeyIndex::Probe(std::string_view key, uint64_t hash) const {
   const size_t mask = slots_.size() - 1;
   size_t i = Home(hash);
   while (IsValid(slots_[i].id)
-         && (slots_[i].hash != hash || workloads_[Index(slots_[i].id)]->key != key)) {
+         && (slots_[i].hash != hash || workloads_[Index(slots_[i].id)]->workload.key != key)) {
     i = (i + 1) & mask;
   }
   return i;

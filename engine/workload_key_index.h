@@ -29,7 +29,7 @@ namespace engine {
 
 class WorkloadKeyIndex {
  public:
-  explicit WorkloadKeyIndex(const std::vector<std::unique_ptr<Workload>>& workloads)
+  explicit WorkloadKeyIndex(const std::vector<std::unique_ptr<StoredWorkload>>& workloads)
       : workloads_(workloads) {}
 
   std::optional<WorkloadId> Find(std::string_view key) const;
@@ -49,7 +49,7 @@ class WorkloadKeyIndex {
   size_t Probe(std::string_view key, uint64_t hash) const;
   void Grow();
 
-  const std::vector<std::unique_ptr<Workload>>& workloads_;
+  const std::vector<std::unique_ptr<StoredWorkload>>& workloads_;
   std::vector<Slot> slots_;  // power-of-two size
   size_t size_ = 0;
 };

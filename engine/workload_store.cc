@@ -96,7 +96,7 @@ std::vector<SlotAmount> WorkloadStore::ChargedUsage(
 bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int32_t> reclaimable) {
   ++reservation_version_;
   Workload& w = Get(id);
-  WorkloadSpec& spec = *specs_[Index(id)];
+  WorkloadSpec& spec = workloads_[Index(id)]->spec;
   if (spec.reclaimable_pods == reclaimable) {
     return false;
   }
@@ -158,18 +158,22 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   if (free_ids_.empty()) {
     id = MakeId<WorkloadId>(static_cast<uint32_t>(workloads_.size()));
     workloads_.emplace_back();
-    specs_.emplace_back();
   } else {
     id = free_ids_.back();
     free_ids_.pop_back();
   }
   ++live_;
-  specs_[Index(id)] = std::make_unique<WorkloadSpec>(std::move(spec));
-  const WorkloadSpec& s = *specs_[Index(id)];
-  auto w = std::make_unique<Workload>();
+  // The uid moves to Workload::uid (nothing reads the spec's afterwards): one string per
+  // workload, not two.
+  std::string uid = spec.uid.empty() ? key : std::move(spec.uid);
+  spec.uid.clear();
+  auto stored = std::make_unique<StoredWorkload>();
+  stored->spec = std::move(spec);
+  const WorkloadSpec& s = stored->spec;
+  Workload* w = &stored->workload;
   w->id = id;
-  w->key = key;
-  w->uid = s.uid.empty() ? key : s.uid;
+  w->key = std::move(key);
+  w->uid = std::move(uid);
   w->spec = &s;
   w->local_queue = s.queue_name;
   w->invalid_resources = ValidateResources(s);
@@ -199,14 +203,14 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   }
   BuildRequests(*w, canonical);
   Workload& ref = *w;
-  workloads_[Index(id)] = std::move(w);
+  workloads_[Index(id)] = std::move(stored);
   by_key_.Insert(ref.key, id);
 
   if (s.admission) {
     std::optional<CqId> cq = cluster_.FindClusterQueue(s.admission->cluster_queue);
     if (!cq || !cluster_.Exists(*cq)) {
       return InvalidArgument(
-          fmt::format("Workload {}: status.admission.clusterQueue \"{}\" does not exist", key,
+          fmt::format("Workload {}: status.admission.clusterQueue \"{}\" does not exist", ref.key,
                       s.admission->cluster_queue));
     }
     ref.cluster_queue = *cq;
@@ -425,7 +429,6 @@ void WorkloadStore::Erase(WorkloadId id) {
   Release(id);
   by_key_.Erase(Get(id).key);
   workloads_[Index(id)].reset();
-  specs_[Index(id)].reset();
   free_ids_.push_back(id);
   --live_;
 }

@@ -76,8 +76,8 @@ class WorkloadStore {
     return Index(id) < workloads_.size() && workloads_[Index(id)] != nullptr;
   }
 
-  Workload& Get(WorkloadId id) { return *workloads_[Index(id)]; }
-  const Workload& Get(WorkloadId id) const { return *workloads_[Index(id)]; }
+  Workload& Get(WorkloadId id) { return workloads_[Index(id)]->workload; }
+  const Workload& Get(WorkloadId id) const { return workloads_[Index(id)]->workload; }
   std::optional<WorkloadId> Find(std::string_view key) const;
   // One past the largest id handed out (erased ids included): the size of id-indexed arrays.
   uint32_t size() const { return static_cast<uint32_t>(workloads_.size()); }
@@ -115,9 +115,9 @@ class WorkloadStore {
                      const std::vector<std::vector<CanonicalAmount>>& canonical = {}) const;
 
   Cluster& cluster_;
-  // By WorkloadId; null once erased. Specs live on the heap: Workload::spec points into them.
-  std::vector<std::unique_ptr<WorkloadSpec>> specs_;
-  std::vector<std::unique_ptr<Workload>> workloads_;
+  // By WorkloadId; null once erased. On the heap: Workload::spec and the queues' pointers stay
+  // valid while the vector grows.
+  std::vector<std::unique_ptr<StoredWorkload>> workloads_;
   std::vector<WorkloadId> free_ids_;  // erased ids, reused last-in first-out
   uint32_t live_ = 0;
   WorkloadKeyIndex by_key_;                        // over workloads_: declared after it

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "engine/base/small_sort.h"
 #include "replay/io/json_writer.h"
 #include "replay/io/time_parse.h"
 
@@ -202,8 +203,8 @@ void WritePodSetAssignmentJson(const engine::Cluster& cluster, const engine::Pod
   for (const engine::FlavorChoice& c : ps.flavors) {
     rows.push_back({cluster.Name(c.resource), cluster.Name(c.flavor), c.amount.value()});
   }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.resource < b.resource; });
+  engine::SmallStableSort(rows.begin(), rows.end(),
+                          [](const Row& a, const Row& b) { return a.resource < b.resource; });
   auto last_of_name = [](size_t i) {
     return i + 1 == rows.size() || rows[i + 1].resource != rows[i].resource;
   };

@@ -3,6 +3,7 @@
 
 #include "engine/base/check.h"
 #include "engine/base/phase_profile.h"
+#include "engine/base/small_sort.h"
 #include "replay/sim/shard_simulator_impl.h"
 
 namespace replay {
@@ -33,8 +34,8 @@ void ShardSimulator::Impl::LogSimple(
                                            : std::string_view{time_fallback}};
   fields[count++] = {"type", type};
   fields[count++] = {"workload", w.key};
-  std::stable_sort(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(count),
-                   [](const Field& a, const Field& b) { return a.first < b.first; });
+  engine::SmallStableSort(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(count),
+                          [](const Field& a, const Field& b) { return a.first < b.first; });
   JsonWriter& out = line_writer;
   out.Clear();
   out.BeginObject();

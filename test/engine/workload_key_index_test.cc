@@ -14,7 +14,7 @@ namespace engine {
 namespace {
 
 TEST(WorkloadKeyIndexTest, RandomOperationsMatchAHashMap) {
-  std::vector<std::unique_ptr<Workload>> workloads;
+  std::vector<std::unique_ptr<StoredWorkload>> workloads;
   WorkloadKeyIndex index(workloads);
   std::unordered_map<std::string, WorkloadId> reference;
   std::vector<WorkloadId> free_ids;
@@ -42,8 +42,8 @@ TEST(WorkloadKeyIndexTest, RandomOperationsMatchAHashMap) {
         id = free_ids.back();
         free_ids.pop_back();
       }
-      workloads[Index(id)] = std::make_unique<Workload>();
-      workloads[Index(id)]->key = key;
+      workloads[Index(id)] = std::make_unique<StoredWorkload>();
+      workloads[Index(id)]->workload.key = key;
       index.Insert(key, id);
       reference.emplace(key, id);
     } else if (it != reference.end()) {
