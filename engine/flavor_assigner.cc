@@ -228,7 +228,9 @@ class Assigner {
 
 std::vector<ResourceAmount> Assigner::RequestsFor(size_t pod_set_index, int32_t count) const {
   const PodSetRequest& ps = wl_.pod_sets[pod_set_index];
-  std::vector<ResourceAmount> requests = ps.total;
+  std::vector<ResourceAmount> requests;
+  requests.reserve(ps.total.size() + 1);  // room for `pods`: one allocation per call
+  requests.assign(ps.total.begin(), ps.total.end());
   if (count != ps.count) {
     // Kueue's ScaledTo: total / count x new count, integer ops.
     for (ResourceAmount& r : requests) {
@@ -402,6 +404,7 @@ Assigner::GroupResult Assigner::FindFlavor(const ResourceGroup& group,
     }
     GranularMode representative{PreemptionMode::kFit, 0};
     choices.clear();
+    choices.reserve(requests.size());  // one allocation, not one per doubling
     for (const ResourceAmount& r : requests) {
       int ri = group.ResourceIndex(r.resource);
       FrSlot slot = group.Slot(static_cast<size_t>(idx), static_cast<size_t>(ri));
@@ -473,6 +476,11 @@ Assignment Assigner::Run() {
   out_.last_state.scheduling_cycle = req_.scheduling_cycle;
   out_.pod_sets.reserve(wl_.pod_sets.size());
   out_.last_state.last_tried.reserve(wl_.pod_sets.size());
+  size_t slots_at_most = 0;  // every request of every pod set, `pods` included
+  for (const PodSetRequest& ps : wl_.pod_sets) {
+    slots_at_most += ps.total.size() + 1;
+  }
+  out_.usage.reserve(slots_at_most);
   for (size_t i = 0; i < wl_.pod_sets.size(); ++i) {
     int32_t count = req_.counts.empty() ? wl_.pod_sets[i].count : req_.counts[i];
     PodSetAssignment psa;
