@@ -209,47 +209,6 @@ void ShardSimulator::Impl::AdvanceTo(TimeMicros t) {
   }
 }
 
-// --- ShardLog ---
-
-void ShardLog::Write(int64_t time, std::string_view line) {
-  text_.append(line);
-  times_.push_back(time);
-  ends_.push_back(static_cast<uint32_t>(text_.size()));
-}
-
-std::string_view ShardLog::Line(size_t i) const {
-  size_t begin = i == 0 ? 0 : ends_[i - 1];
-  const std::string_view text = text_;
-  return text.substr(begin, ends_[i] - begin);
-}
-
-ShardLog ShardLog::TakeBefore(int64_t time) {
-  size_t n =
-      static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), time) - times_.begin());
-  ShardLog taken;
-  if (n == ends_.size()) {
-    std::swap(taken, *this);
-    return taken;
-  }
-  // The lines kept (those at `time` or later: usually a few) move to fresh buffers and the taken
-  // ones leave in the old buffers, truncated: copying the taken part instead (most of the log)
-  // held it twice and left the shard with its largest buffer for good.
-  const uint32_t cut = n == 0 ? 0 : ends_[n - 1];
-  ShardLog kept;
-  kept.text_.assign(text_, cut);
-  kept.times_.assign(times_.begin() + static_cast<std::ptrdiff_t>(n), times_.end());
-  kept.ends_.reserve(ends_.size() - n);
-  for (size_t i = n; i < ends_.size(); ++i) {
-    kept.ends_.push_back(ends_[i] - cut);
-  }
-  text_.resize(cut);
-  times_.resize(n);
-  ends_.resize(n);
-  taken = std::move(*this);
-  *this = std::move(kept);
-  return taken;
-}
-
 // --- ShardSimulator ---
 
 ShardSimulator::ShardSimulator(ClusterState state, const SimulatorOptions& options,

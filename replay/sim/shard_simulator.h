@@ -29,27 +29,11 @@
 #include "replay/sim/latency_histogram.h"
 #include "replay/sim/replay_report.h"
 #include "replay/sim/replay_stats.h"
+#include "replay/sim/shard_log.h"
 
 namespace replay {
 
 struct SimulatorOptions;
-
-// The decision lines (docs/replay.md) of one shard, with their virtual times, in the order the
-// shard produced them (times never decrease). The driver merges shards' lines by time.
-class ShardLog {
- public:
-  void Write(int64_t time, std::string_view line);
-  size_t size() const { return ends_.size(); }
-  int64_t Time(size_t i) const { return times_[i]; }
-  std::string_view Line(size_t i) const;
-  // Moves the lines older than `time` out (they are final: the driver writes them).
-  ShardLog TakeBefore(int64_t time);
-
- private:
-  std::string text_;            // lines back to back, without newlines
-  std::vector<int64_t> times_;  // per line
-  std::vector<uint32_t> ends_;  // per line: end offset in text_
-};
 
 class ShardSimulator {
  public:

@@ -1,0 +1,83 @@
+#include "replay/sim/shard_log.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace replay {
+
+void ShardLog::StartChunk(size_t bytes) {
+  const size_t next =
+      active_ == 0 ? kFirstChunkBytes : std::min(chunks_[active_ - 1].capacity * 2, kMaxChunkBytes);
+  const size_t capacity = std::max(next, bytes);
+  if (active_ < chunks_.size() && chunks_[active_].capacity >= bytes) {
+    ++active_;  // a spare chunk kept by Clear
+  } else {
+    Chunk chunk{std::make_unique_for_overwrite<char[]>(capacity), capacity};
+    chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(active_), std::move(chunk));
+    ++active_;
+  }
+  used_ = 0;
+  firsts_.push_back(ends_.size());
+}
+
+void ShardLog::Write(int64_t time, std::string_view line) {
+  if (active_ == 0 || chunks_[active_ - 1].capacity - used_ < line.size()) {
+    StartChunk(line.size());
+  }
+  char* at = chunks_[active_ - 1].bytes.get() + used_;
+  if (!line.empty()) {
+    std::memcpy(at, line.data(), line.size());
+  }
+  used_ += line.size();
+  times_.push_back(time);
+  ends_.push_back(static_cast<uint32_t>(used_));
+}
+
+std::string_view ShardLog::Line(size_t i) const {
+  // The chunk holding line i: the last one whose first line is at most i.
+  const size_t chunk =
+      static_cast<size_t>(std::upper_bound(firsts_.begin(), firsts_.end(), i) - firsts_.begin())
+      - 1;
+  const uint32_t begin = i == firsts_[chunk] ? 0 : ends_[i - 1];
+  return {chunks_[chunk].bytes.get() + begin, ends_[i] - begin};
+}
+
+void ShardLog::Clear() {
+  times_.clear();
+  ends_.clear();
+  firsts_.clear();
+  active_ = 0;
+  used_ = 0;
+  size_t kept = 0;
+  size_t keep = 0;
+  while (keep < chunks_.size() && kept + chunks_[keep].capacity <= kKeptBytes) {
+    kept += chunks_[keep].capacity;
+    ++keep;
+  }
+  chunks_.resize(keep);
+}
+
+void ShardLog::TakeBefore(int64_t time, ShardLog& out) {
+  out.Clear();
+  const size_t n =
+      static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), time) - times_.begin());
+  if (n == 0) {
+    return;
+  }
+  // Every line goes to `out` with this log's chunks, and this log continues in `out`'s emptied
+  // ones. The lines kept (those at `time` or later: usually none or a few) are copied back.
+  std::swap(*this, out);
+  for (size_t i = n; i < out.size(); ++i) {
+    Write(out.times_[i], out.Line(i));
+  }
+  out.times_.resize(n);
+  out.ends_.resize(n);
+  while (out.firsts_.back() >= n) {  // chunks holding only kept lines: spare in `out` now
+    out.firsts_.pop_back();
+  }
+  out.active_ = out.firsts_.size();
+  out.used_ = out.ends_.back();
+}
+
+}  // namespace replay

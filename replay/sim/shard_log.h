@@ -1,0 +1,66 @@
+// File: replay/sim/shard_log.h
+//
+// The decision lines (docs/replay.md) of one shard, with their virtual times, in the order the
+// shard produced them (times never decrease). The driver takes the lines that have become final
+// and merges the shards' lines by time (replay/sim/simulator.cc).
+//
+// A shard may write a hundred megabytes between two takes: a batch of a congested trace covers
+// hours of virtual time (a 20,000-workload 16-tree trace wrote 126 MB, 541,844 lines, in one).
+// Lines are therefore kept back to back in chunks that grow from 4 KiB to 1 MiB and then stay at
+// 1 MiB, not in one string: that string was copied whole at every doubling into fresh pages (a
+// sixth of all the page faults of that replay) and held twice its size while it grew.
+//
+//   ShardLog log;                      // the shard writes:
+//   log.Write(now, line);
+//   ShardLog taken;                    // the driver, once every line before `t` is final:
+//   log.TakeBefore(t, taken);          // taken: the lines before t; log: the rest
+//   for (size_t i = 0; i < taken.size(); ++i) write(taken.Line(i));
+//   taken.Clear();                     // its first chunks stay, for the next take
+//
+// Thread safety: none; a log is used by one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace replay {
+
+class ShardLog {
+ public:
+  void Write(int64_t time, std::string_view line);
+  size_t size() const { return ends_.size(); }
+  int64_t Time(size_t i) const { return times_[i]; }
+  std::string_view Line(size_t i) const;
+  // Moves the lines older than `time` into `out`, whose lines are dropped first. The two logs
+  // trade chunks: a log taken every batch into the same `out` keeps reusing chunks already
+  // faulted in.
+  void TakeBefore(int64_t time, ShardLog& out);
+  // Drops the lines. The first chunks (up to kKeptBytes) stay for the next lines, the rest is
+  // freed: a take of a hundred megabytes does not stay held.
+  void Clear();
+
+  static constexpr size_t kFirstChunkBytes = size_t{4} << 10;
+  static constexpr size_t kMaxChunkBytes = size_t{1} << 20;
+  static constexpr size_t kKeptBytes = size_t{2} << 20;
+
+ private:
+  struct Chunk {
+    std::unique_ptr<char[]> bytes;
+    size_t capacity = 0;
+  };
+  // Makes chunks_[active_] (reused when large enough, else a new one) the one written to, with
+  // room for `bytes`.
+  void StartChunk(size_t bytes);
+
+  std::vector<Chunk> chunks_;  // [0, active_) hold lines; the rest are spare
+  size_t active_ = 0;
+  size_t used_ = 0;             // bytes written into chunks_[active_ - 1]
+  std::vector<int64_t> times_;  // per line
+  std::vector<uint32_t> ends_;  // per line: where it ends in its chunk
+  std::vector<size_t> firsts_;  // per chunk in use: its first line
+};
+
+}  // namespace replay

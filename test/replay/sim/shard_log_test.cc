@@ -1,0 +1,98 @@
+// replay/sim/shard_log.h: lines come back exactly as written, in order, split by time at every
+// take, whatever their length against the chunks (lines longer than a chunk, empty lines, many
+// lines across several chunks), and a log keeps working after trading chunks with another.
+#include "replay/sim/shard_log.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace replay {
+namespace {
+
+std::string LineText(std::mt19937& random, int64_t n) {
+  // Mostly decision-sized lines, sometimes empty, sometimes longer than the largest chunk.
+  size_t size = 50 + random() % 400;
+  const uint32_t pick = random() % 200;
+  if (pick == 0) {
+    size = 0;
+  } else if (pick == 1) {
+    size = ShardLog::kMaxChunkBytes + random() % 5000;
+  }
+  std::string text = "line " + std::to_string(n) + " ";
+  text.resize(std::max(size, text.size()), static_cast<char>('a' + n % 26));
+  return size == 0 ? std::string() : text;
+}
+
+TEST(ShardLogTest, TakesGiveBackEveryLineInOrderSplitByTime) {
+  std::mt19937 random(5);
+  ShardLog log;
+  ShardLog taken;
+  std::vector<std::pair<int64_t, std::string>> pending;  // written, not taken yet
+  int64_t now = 0;
+  int64_t n = 0;
+  size_t lines_taken = 0;
+  for (int round = 0; round < 60; ++round) {
+    const int writes = static_cast<int>(random() % 3000);
+    for (int i = 0; i < writes; ++i) {
+      now += static_cast<int64_t>(random() % 3);  // equal times happen
+      std::string text = LineText(random, n++);
+      log.Write(now, text);
+      pending.emplace_back(now, std::move(text));
+    }
+    const int64_t before = now - static_cast<int64_t>(random() % 50);
+    log.TakeBefore(before, taken);
+    size_t expected = 0;
+    while (expected < pending.size() && pending[expected].first < before) {
+      ++expected;
+    }
+    ASSERT_EQ(taken.size(), expected) << "round " << round;
+    for (size_t i = 0; i < expected; ++i) {
+      ASSERT_EQ(taken.Time(i), pending[i].first);
+      ASSERT_EQ(taken.Line(i), pending[i].second) << "round " << round << " line " << i;
+    }
+    const std::string last_taken = expected > 0 ? pending[expected - 1].second : std::string();
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(expected));
+    ASSERT_EQ(log.size(), pending.size());
+    for (size_t i = 0; i < pending.size(); ++i) {
+      ASSERT_EQ(log.Time(i), pending[i].first);
+      ASSERT_EQ(log.Line(i), pending[i].second);
+    }
+    lines_taken += expected;
+    if (round % 2 == 0 && expected > 0) {
+      // A log that was taken into can be written on: its lines follow the taken ones.
+      taken.Write(now + 1, "appended");
+      ASSERT_EQ(taken.size(), expected + 1);
+      ASSERT_EQ(taken.Line(expected), "appended");
+      ASSERT_EQ(taken.Line(expected - 1), last_taken);
+    }
+    taken.Clear();
+    EXPECT_EQ(taken.size(), 0U);
+  }
+  EXPECT_GT(lines_taken, 50'000U);
+}
+
+TEST(ShardLogTest, NothingBeforeTheTimeTakesNothing) {
+  ShardLog log;
+  ShardLog taken;
+  taken.Write(1, "stale");  // dropped by the take
+  log.Write(10, "a");
+  log.Write(10, "b");
+  log.TakeBefore(10, taken);
+  EXPECT_EQ(taken.size(), 0U);
+  ASSERT_EQ(log.size(), 2U);
+  EXPECT_EQ(log.Line(1), "b");
+  log.TakeBefore(11, taken);
+  ASSERT_EQ(taken.size(), 2U);
+  EXPECT_EQ(taken.Line(0), "a");
+  EXPECT_EQ(log.size(), 0U);
+  log.Write(12, "after the trade");
+  EXPECT_EQ(log.Line(0), "after the trade");
+}
+
+}  // namespace
+}  // namespace replay
