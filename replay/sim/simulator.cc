@@ -205,6 +205,7 @@ struct Simulator::Impl {
     // Pushed shard by shard, each in order: a stable sort by time gives (time, shard, index).
     std::stable_sort(order_.begin(), order_.end(),
                      [](const LineRef& a, const LineRef& b) { return a.time < b.time; });
+    largest_flush = std::max(largest_flush, order_.size());
     for (const LineRef& l : order_) {
       log->Write(taken[l.shard].Line(l.index));
     }
@@ -213,6 +214,7 @@ struct Simulator::Impl {
     }
   }
   std::vector<ShardLog> flushed_;  // FlushLines' logs, by shard
+  size_t largest_flush = 0;        // the most lines WriteLines wrote at once
 
   struct LineRef {
     TimeMicros time;
@@ -235,6 +237,10 @@ void Simulator::UseTraceTies(TraceTies ties) {
 
 int Simulator::num_shards() const {
   return impl_->engine ? impl_->engine->num_shards() : 0;
+}
+
+size_t Simulator::largest_flush() const {
+  return impl_->largest_flush;
 }
 
 int64_t Simulator::live_workloads() const {
@@ -377,6 +383,20 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   auto release_slot = [&](int64_t batch) {
     free_slots.push_back(slot_of[static_cast<size_t>(batch % window)]);
   };
+  // Shard k's events [begin, end) of batch `b` (indices into b.routed[k]).
+  auto apply_events = [&](int k, ShardSimulator& s, RoutedBatch& b, size_t begin, size_t end) {
+    const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
+    std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
+    for (size_t j = begin; j < end; ++j) {
+      size_t i = mine[j];
+      if (b.route[i] == engine::ShardPlan::kEveryShard) {
+        TraceEvent copy = b.lines[i].event;  // shards must not share a mutable event
+        out[j].applied = s.Apply(copy, out[j].error);
+      } else {
+        out[j].applied = s.Apply(b.lines[i].event, out[j].error);
+      }
+    }
+  };
   // One shard's part of one batch: its events, then everything due up to the batch's last
   // instant, so that its lines older than that instant are final and can be handed over.
   ShardPipeline pipeline(
@@ -388,18 +408,9 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
         }
         engine->With(k, [&](ShardSimulator& s) {
           engine::PhaseScope profile(engine::Phase::kSimulate);
-          const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
-          std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
-          out.assign(mine.size(), Outcome{});
-          for (size_t j = 0; j < mine.size(); ++j) {
-            size_t i = mine[j];
-            if (b.route[i] == engine::ShardPlan::kEveryShard) {
-              TraceEvent copy = b.lines[i].event;  // shards must not share a mutable event
-              out[j].applied = s.Apply(copy, out[j].error);
-            } else {
-              out[j].applied = s.Apply(b.lines[i].event, out[j].error);
-            }
-          }
+          const size_t events = b.routed[static_cast<size_t>(k)].size();
+          b.outcomes[static_cast<size_t>(k)].assign(events, Outcome{});
+          apply_events(k, s, b, 0, events);
           s.AdvanceTo(b.last_time);
           // With one batch in flight no shard runs ahead: the reader takes the lines from every
           // shard at once when the batch is complete (taking each shard's right after its step
@@ -453,6 +464,56 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       FlushLines(b.last_time);
     }
     progress.Show(b.file_bytes_read, report.events_read, b.last_time, false);
+  };
+  // One batch in flight (one thread, not --strict): the batch replayed in slices of virtual
+  // time, every shard advanced to the end of a slice and the lines before it written, so that
+  // the lines held stay few. A batch of 2,048 lines of a congested trace can cover an hour in
+  // which the shards write half a million lines (126 MB held at once, in pages faulted in for
+  // it). A slice starts at the first thing due (an event of the batch or a shard's timer or
+  // cycle) and spans `slice_step`, which adapts as the drain below does. The same decisions as
+  // one step per batch: advancing in steps ends where one call would (ShardSimulator::AdvanceTo),
+  // and each event is still applied after everything due before it.
+  const bool sliced = window == 1 && !options.strict;
+  TimeMicros slice_step = kTailStepMin;
+  std::vector<size_t> slice_next(static_cast<size_t>(n));  // per shard: its next event
+  auto replay_sliced = [&](RoutedBatch& b) {
+    std::fill(slice_next.begin(), slice_next.end(), 0);
+    for (int k = 0; k < n; ++k) {
+      b.outcomes[static_cast<size_t>(k)].assign(b.routed[static_cast<size_t>(k)].size(), Outcome{});
+    }
+    while (true) {
+      TimeMicros first = kNever;
+      for (int k = 0; k < n; ++k) {
+        const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
+        if (const size_t j = slice_next[static_cast<size_t>(k)]; j < mine.size()) {
+          first = std::min(first, b.lines[mine[j]].event.time);
+        }
+        first = std::min(first, engine->With(k, [](ShardSimulator& s) { return s.next_due(); }));
+      }
+      const bool last = first == kNever || first >= b.last_time - slice_step;
+      const TimeMicros upto = last ? b.last_time : first + slice_step;
+      ForEachShard(arena, [&](int k, ShardSimulator& s) {
+        engine::PhaseScope profile(engine::Phase::kSimulate);
+        const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
+        size_t& begin = slice_next[static_cast<size_t>(k)];
+        size_t end = begin;
+        while (end < mine.size() && (last || b.lines[mine[end]].event.time < upto)) {
+          ++end;
+        }
+        apply_events(k, s, b, begin, end);
+        begin = end;
+        s.AdvanceTo(upto);
+      });
+      if (last) {
+        return;  // finish_batch writes the lines before b.last_time
+      }
+      const size_t lines = FlushLines(upto);
+      if (lines < kTailLinesFew) {
+        slice_step = std::min(slice_step * 2, kTailStepMax);
+      } else if (lines > kTailLinesMany) {
+        slice_step = std::max(slice_step / 2, kTailStepMin);
+      }
+    }
   };
   TimeMicros last_time = 0;
   int64_t pushed = 0;
@@ -509,8 +570,17 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       b.last_time = last_time;
       b.file_bytes_read = reader.file_bytes_read();
-      pipeline.Push();
-      ++pushed;
+      if (sliced) {
+        if (b.any_event) {
+          replay_sliced(b);
+        }
+        finish_batch(b);
+        release_slot(pushed++);
+        finished = pushed;
+      } else {
+        pipeline.Push();
+        ++pushed;
+      }
       if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
         report.interrupted = true;  // the batches read are replayed; nothing after them
         break;

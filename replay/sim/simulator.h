@@ -130,6 +130,9 @@ class Simulator {
   // After Run: the shards and the workloads still held (memory follows these, not the trace).
   int num_shards() const;
   int64_t live_workloads() const;
+  // After Run: the most decision lines held and written at once (one flush). With one thread
+  // the batches are replayed in slices of virtual time, which bound it (docs/replay.md).
+  size_t largest_flush() const;
 
  private:
   struct Impl;

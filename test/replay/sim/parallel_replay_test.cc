@@ -193,6 +193,7 @@ struct ReplayRun {
   std::string report_json;
   ReplayReport report;
   int shards = 0;
+  size_t largest_flush = 0;  // Simulator::largest_flush
 };
 
 class ParallelReplayTest : public ::testing::Test {
@@ -244,6 +245,7 @@ class ParallelReplayTest : public ::testing::Test {
       engine::StatusOr<bool> ok = sim.Run(events.string(), run.report);
       EXPECT_TRUE(ok.ok() && *ok);
       run.shards = sim.num_shards();
+      run.largest_flush = sim.largest_flush();
     }
     std::fclose(mem);
     run.decisions.assign(buffer, size);
@@ -304,6 +306,28 @@ TEST_F(ParallelReplayTest, HowFarShardsRunAheadChangesNothing) {
         << c.threads << " threads, batches of " << c.batch << ", " << c.in_flight << " in flight";
     EXPECT_EQ(other.report_json, first.report_json)
         << c.threads << " threads, batches of " << c.batch << ", " << c.in_flight << " in flight";
+  }
+}
+
+// One thread replays a batch in slices of virtual time and writes the lines of each slice
+// before the next (simulator.cc, replay_sliced): a batch that covers the whole trace holds a few
+// slices' lines at a time, not the whole replay's, and writes the same bytes as smaller batches
+// and as two threads with batches in flight (one step per batch per shard).
+TEST_F(ParallelReplayTest, OneThreadWritesABatchSliceBySlice) {
+  Trace trace = DeepTree(4500);  // 4,500 workloads over 1.9 hours, then one 10 hours later:
+  trace.events.push_back(
+      fmt::format(R"({{"type":"ADDED","time":"{}","runtime":"60s","object":{}}})",
+                  At(4500 * 1.5 + 36'000), WorkloadJson("ns-0", "late", "q", 1, 0)));
+  ReplayRun whole = Replay(trace, 1, 1'000'000);  // one batch, up to the late workload
+  const size_t lines =
+      static_cast<size_t>(std::count(whole.decisions.begin(), whole.decisions.end(), '\n'));
+  ASSERT_GT(lines, 25'000U);
+  // In one step the batch's lines before its last event, most of them, would go at once.
+  EXPECT_LT(whole.largest_flush, lines / 4) << lines << " lines";
+  for (auto [threads, batch] : {std::pair<int, size_t>{1, 16}, {2, 16}}) {
+    ReplayRun other = Replay(trace, threads, batch);
+    EXPECT_EQ(other.decisions, whole.decisions) << threads << " threads, batches of " << batch;
+    EXPECT_EQ(other.report_json, whole.report_json) << threads << " threads, batches of " << batch;
   }
 }
 
