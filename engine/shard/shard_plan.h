@@ -65,6 +65,13 @@ class ShardPlan {
   // Workloads, and every object that belongs to no tree.
   ClusterSpec ManifestsFor(int shard, const ClusterSpec& all) const;
 
+  // The same shards, numbered alike, and every name in the same one: Route and ManifestsFor
+  // give the same answers (a plan made from the manifests alone is checked this way against
+  // the one the whole trace gives: replay/sim/simulator.cc).
+  bool operator==(const ShardPlan& other) const {
+    return labels_ == other.labels_ && shard_of_ == other.shard_of_;
+  }
+
  private:
   friend class ShardPlanner;
   int ShardOf(std::string_view kind, std::string_view name) const;

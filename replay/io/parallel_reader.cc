@@ -38,6 +38,7 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
           const LineBatch::Line& l = batch_.lines[i];
           ParsedLine& p = out[i];
           p.routed = false;
+          p.error_ties = false;
           if (l.too_long) {
             p.result = ReadResult::kError;
             return;
@@ -53,11 +54,15 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
     if (batch_.error) {
       out[n].result = ReadResult::kError;
       out[n].routed = false;
+      out[n].error_ties = false;
     }
     return true;
   }
   if (parsers_.size() < slots) {
     parsers_.resize(slots);
+  }
+  if (error_ties_) {
+    routing_parsers_.resize(std::max(routing_parsers_.size(), slots));
   }
   ParallelFor(
       arena_, n, 64,
@@ -75,6 +80,8 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
         p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
                                         path, l.number, p.event, p.error, timed);
         timed_[i] = timed ? 1 : 0;
+        p.error_ties = false;
+        p.routed = false;
       },
       engine::Phase::kParse);
   // In file order: the time of an event must not go backwards (checked against the last event
@@ -94,10 +101,21 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
     if (p.result == ReadResult::kError) {
       p.error.file = path;
       p.error.line = batch_.lines[i].number;
+      if (error_ties_ && !batch_.lines[i].too_long) {
+        // Rare (a rejected line), and read again only for the names the first pass would take.
+        const LineBatch::Line& l = batch_.lines[i];
+        const RoutingLineParser::Result r =
+            routing_parsers_[0].Route(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
+                                      path, l.number, p.route, p.event);
+        p.routed = r == RoutingLineParser::Result::kWorkload;
+        p.error_ties = r != RoutingLineParser::Result::kNothing;
+      }
     }
   }
   if (batch_.error) {
     out[n].result = ReadResult::kError;
+    out[n].routed = false;
+    out[n].error_ties = false;
     out[n].error = std::move(*batch_.error);
   }
   return true;

@@ -33,7 +33,11 @@ struct ParsedLine {
   TraceEvent event;
   EventError error;  // file and line set
   // Purpose::kRouting: a plain Workload line's names are in `route` (and `event` is stale).
+  // Purpose::kReplay with set_error_ties: the same for a kError line the first pass would still
+  // read names from (error_ties), its names in `route` (routed) or in `event` (not the event
+  // applied: the line is rejected). PlanLine (replay/sim/sharded_replay.h) adds either.
   bool routed = false;
+  bool error_ties = false;
   WorkloadRoute route;
 };
 
@@ -57,6 +61,10 @@ class ParallelEventReader {
 
   engine::Status Open(const std::string& path);
   void set_max_line_bytes(size_t bytes) { reader_.set_max_line_bytes(bytes); }
+  // Purpose::kReplay: also read each rejected line as the shard planner's first pass does
+  // (RoutingLineParser), so that the replay's lines tie exactly what the first pass's would (the
+  // plan made from the manifests is checked against them: replay/sim/simulator.cc).
+  void set_error_ties(bool on) { error_ties_ = on; }
   // The next batch, parsed, in file order (every non-blank line after the header gives one
   // entry, a read or header error one more at the end). False when nothing is left.
   bool NextBatch(std::vector<ParsedLine>& out);
@@ -71,6 +79,7 @@ class ParallelEventReader {
   EventReader reader_;
   LineBatch batch_;
   Purpose purpose_;
+  bool error_ties_ = false;
   std::deque<EventLineParser> parsers_;  // one per arena thread slot
   std::deque<RoutingLineParser> routing_parsers_;
   std::vector<char> timed_;  // per line of the batch: the parse got to the time

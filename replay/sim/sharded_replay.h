@@ -15,6 +15,7 @@
 #include "engine/shard/sharded_engine.h"
 #include "replay/io/event_reader.h"
 #include "replay/io/manifest_loader.h"
+#include "replay/io/parallel_reader.h"
 #include "replay/sim/shard_simulator.h"
 
 namespace replay {
@@ -38,6 +39,20 @@ inline int RouteEvent(const engine::ShardPlan& plan, const TraceEvent& event) {
 inline void PlanEvent(engine::ShardPlanner& planner, const TraceEvent& event) {
   if (event.type != EventType::kDeleted) {
     planner.AddManifests(event.object);
+  }
+}
+
+// Adds what a line of the trace ties together, as the first pass reads it: a plain Workload
+// line's names (`routed`), else its event; nothing for a rejected line, unless the replay's reader
+// read its names the first pass's way (ParallelEventReader::set_error_ties).
+inline void PlanLine(engine::ShardPlanner& planner, const ParsedLine& line) {
+  if (line.result != ReadResult::kEvent && !line.error_ties) {
+    return;
+  }
+  if (line.routed) {
+    planner.AddWorkloadNames(line.route.name_space, line.route.name, line.route.queue_name, "");
+  } else {
+    PlanEvent(planner, line.event);
   }
 }
 

@@ -2,15 +2,18 @@
 
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <system_error>
 
 #include <tbb/global_control.h>
 #include <tbb/info.h>
@@ -125,6 +128,25 @@ engine::SchedulerOptions ReplaySchedulerOptions(engine::SchedulerOptions options
   return options;
 }
 
+DecisionLog::DecisionLog(std::FILE* out) : out_(out) {
+  struct stat st {};
+  if (out_ != nullptr && ::fstat(::fileno(out_), &st) == 0 && S_ISREG(st.st_mode)) {
+    start_ = static_cast<int64_t>(std::ftell(out_));
+  }
+}
+
+bool DecisionLog::Restart() {
+  buffer_.clear();
+  lines_ = 0;
+  digest_ = ContentDigest();
+  if (out_ == nullptr) {
+    return true;
+  }
+  return start_ >= 0 && std::fflush(out_) == 0
+         && ::ftruncate(::fileno(out_), static_cast<off_t>(start_)) == 0
+         && ::fseeko(out_, static_cast<off_t>(start_), SEEK_SET) == 0;
+}
+
 void DecisionLog::Write(std::string_view line) {
   buffer_.append(line);
   buffer_.push_back('\n');
@@ -158,6 +180,10 @@ struct Simulator::Impl {
   DecisionLog* log;
   std::unique_ptr<ShardedReplay> engine;
   std::optional<TraceTies> ties;  // the first pass, when made before Run
+  // Set by Run when the plan made from the manifests alone proved wrong: what the trace's lines
+  // tie, for Simulator::Run to replay again with (as a first pass made beforehand).
+  std::optional<TraceTies> replan;
+  bool replayed_twice = false;
 
   // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
   template <typename F>
@@ -239,6 +265,10 @@ int Simulator::num_shards() const {
   return impl_->engine ? impl_->engine->num_shards() : 0;
 }
 
+bool Simulator::replayed_twice() const {
+  return impl_->replayed_twice;
+}
+
 size_t Simulator::largest_flush() const {
   return impl_->largest_flush;
 }
@@ -260,7 +290,21 @@ engine::StatusOr<bool> Simulator::Run(const std::string& events_path, ReplayRepo
     }
     path = spool.path();
   }
+  const ReplayReport given = report;
   engine::StatusOr<bool> completed = impl_->Run(path, report);
+  if (completed.ok() && impl_->replan.has_value()) {
+    // The trace ties trees the manifests do not: everything again with the plan its lines gave.
+    impl_->ties = std::move(impl_->replan);
+    impl_->replan.reset();
+    impl_->replayed_twice = true;
+    report = given;
+    if (impl_->log != nullptr && !impl_->log->Restart()) {
+      return engine::InvalidArgument(
+          fmt::format("cannot rewrite the decisions: {}",
+                      std::error_code(errno, std::generic_category()).message()));
+    }
+    completed = impl_->Run(path, report);
+  }
   report.events_file = events_path;
   return completed;
 }
@@ -279,10 +323,31 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   // Pass 1: which trees the trace ever ties together (replay/sim/trace_ties.h), unless it was
   // read already (UseTraceTies). The planner holds an entry per Workload name of the trace: it
   // is gone before the replay starts.
+  //
+  // Or no first pass: a trace file up to SimulatorOptions::plan_from_manifests_max_bytes is
+  // planned from the manifests alone, and the replay adds what each of its lines ties to
+  // `trace_planner`, read as the first pass reads them (PlanLine). If the two plans differ at
+  // the end, nothing of this run is kept: Simulator::Run replays again with the trace's plan.
+  // When they are equal, every event was routed as the trace's plan routes it: the same run.
   const bool single = ModelCouplesShards(options, manifests.spec);
+  const bool prescanned = ties.has_value() && ties->path == path;
+  std::optional<engine::ShardPlanner> trace_planner;
+  if (!single && !prescanned && !options.until && !options.strict
+      && (log == nullptr || log->restartable())) {
+    std::error_code ec;
+    const auto bytes = std::filesystem::is_regular_file(path, ec)
+                           ? std::filesystem::file_size(path, ec)
+                           : std::uintmax_t{0};
+    if (!ec && bytes > 0 && bytes <= options.plan_from_manifests_max_bytes) {
+      trace_planner.emplace();
+    }
+  }
+  engine.reset();  // a second run's engine is built without the first's beside it
   engine::StatusOr<engine::ShardPlan> shard_plan = [&]() -> engine::StatusOr<engine::ShardPlan> {
     engine::ShardPlanner planner;
-    if (!single && ties.has_value() && ties->path == path) {
+    if (trace_planner.has_value()) {
+      // Planned from the manifests alone (below).
+    } else if (!single && prescanned) {
       if (!ties->status.ok()) {
         return ties->status;
       }
@@ -333,6 +398,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   // line may be applied, so it keeps one batch in flight.
   ParallelEventReader reader(arena, options.strict ? 1 : options.batch_lines);
   reader.set_max_line_bytes(options.max_line_bytes);
+  reader.set_error_ties(trace_planner.has_value());
   if (engine::Status s = reader.Open(path); !s.ok()) {
     return s;
   }
@@ -551,6 +617,9 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       for (size_t i = 0; i < b.used; ++i) {
         const ParsedLine& l = b.lines[i];
+        if (trace_planner.has_value()) {
+          PlanLine(*trace_planner, l);
+        }
         if (l.result != ReadResult::kEvent) {
           continue;
         }
@@ -609,6 +678,15 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     std::rethrow_exception(failure);
   }
   pipeline.Rethrow();
+  if (trace_planner.has_value() && !report.interrupted) {
+    // Every line was read (an interrupted replay is incomplete whatever its plan, and is kept).
+    trace_planner->AddManifests(manifests.spec);
+    if (!(trace_planner->Build(single) == plan)) {
+      replan = TraceTies{path, engine::Status::Ok(), std::move(*trace_planner)};
+      return true;  // Simulator::Run replays again; nothing of this run is reported
+    }
+  }
+  trace_planner.reset();
   stopped = stopped || report.interrupted;
   if (!started) {
     TimeMicros t = 0;

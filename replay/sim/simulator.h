@@ -4,8 +4,10 @@
 // virtual clock, shard by shard (engine/shard/shard_plan.h, replay/sim/shard_simulator.h), in
 // parallel.
 //
-// The trace is read twice: once to plan the shards (which Cohort trees are ever tied together;
-// replay/sim/trace_ties.h, possibly while the manifests load), then to replay. Each pass reads
+// The shards are planned first (which Cohort trees are ever tied together): by a first pass over
+// the trace (replay/sim/trace_ties.h, possibly while the manifests load), or, for a trace file up
+// to SimulatorOptions::plan_from_manifests_max_bytes, from the manifests alone, checked at the end
+// against what the replay read (and replayed again in the rare case it was wrong). Each pass reads
 // batches of lines and parses them (replay/io/parallel_reader.h). Each batch's events are routed to
 // their shards; each shard replays each batch — its events, then what is due up to the batch's last
 // instant — on any free thread and without waiting for the others (replay/sim/shard_pipeline.h),
@@ -71,6 +73,15 @@ struct SimulatorOptions {
   size_t events_in_flight = 16384;
   // Longer trace lines are rejected unread (EventReader::kDefaultMaxLineBytes, --max-line-bytes).
   size_t max_line_bytes = size_t{64} << 20;
+  // A trace file up to this size is read once: its shards are planned from the manifests alone,
+  // and the plan is checked at the end against the one the trace's lines give, read during the
+  // replay; if a line tied trees the manifests do not (a configuration edit joining two, a
+  // Workload moving between them: rare), the replay runs again with the trace's plan
+  // (Simulator::replayed_twice). Larger traces, and --until and --strict runs, which do not read
+  // every line, have a first pass over the trace instead (replay/sim/trace_ties.h): the
+  // planner's 8 bytes per Workload name are then freed before the replay instead of held during
+  // it. 0 = always a first pass.
+  uint64_t plan_from_manifests_max_bytes = uint64_t{1} << 30;
   // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);
   // 0 = never. Decisions do not depend on it.
   size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;
@@ -79,7 +90,7 @@ struct SimulatorOptions {
 // Writes decisions.jsonl (docs/replay.md): one JSON object per line, keys sorted.
 class DecisionLog {
  public:
-  explicit DecisionLog(std::FILE* out) : out_(out) {}
+  explicit DecisionLog(std::FILE* out);
   ~DecisionLog() { Flush(); }
   DecisionLog(const DecisionLog&) = delete;
   DecisionLog& operator=(const DecisionLog&) = delete;
@@ -92,9 +103,16 @@ class DecisionLog {
   // The run id: the digest of every line written so far (call after Flush), which the other
   // output files repeat (replay/io/content_digest.h).
   std::string RunId() const { return digest_.Hex(); }
+  // Whether Restart can take back what was written: no file, or a regular file (truncated back to
+  // where the log started). Not a pipe nor a memory stream.
+  bool restartable() const { return out_ == nullptr || start_ >= 0; }
+  // Forgets every line written (the file is cut back to where the log started): the replay
+  // starts again after a plan made from the manifests proved wrong (Simulator::Run).
+  bool Restart();
 
  private:
   std::FILE* out_;
+  int64_t start_ = -1;  // the file's offset when the log started, if a regular file
   std::string buffer_;
   int64_t lines_ = 0;
   ContentDigest digest_;
@@ -133,6 +151,9 @@ class Simulator {
   // After Run: the most decision lines held and written at once (one flush). With one thread
   // the batches are replayed in slices of virtual time, which bound it (docs/replay.md).
   size_t largest_flush() const;
+  // After Run: the plan made from the manifests alone proved wrong, and the trace was replayed
+  // a second time with its own (SimulatorOptions::plan_from_manifests_max_bytes).
+  bool replayed_twice() const;
 
  private:
   struct Impl;

@@ -20,14 +20,7 @@ engine::Status AddTraceTies(const std::string& path, tbb::task_arena& arena, siz
   std::vector<ParsedLine> lines;
   while ((cancel == nullptr || !cancel->load(std::memory_order_relaxed)) && scan.NextBatch(lines)) {
     for (const ParsedLine& l : lines) {
-      if (l.result != ReadResult::kEvent) {
-        continue;
-      }
-      if (l.routed) {
-        planner.AddWorkloadNames(l.route.name_space, l.route.name, l.route.queue_name, "");
-      } else {
-        PlanEvent(planner, l.event);
-      }
+      PlanLine(planner, l);
     }
   }
   return engine::Status::Ok();

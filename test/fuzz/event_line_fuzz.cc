@@ -7,6 +7,7 @@
 // nothing is dropped without a word.
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <simdjson.h>
@@ -17,7 +18,8 @@
 
 namespace {
 
-void ParseOneLine(std::string_view line) {
+// The line's event, when the replay's parser accepts it.
+std::optional<replay::TraceEvent> ParseOneLine(std::string_view line) {
   static replay::EventLineParser parser;
   std::string padded(line);
   padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
@@ -27,14 +29,19 @@ void ParseOneLine(std::string_view line) {
   const replay::ReadResult r =
       parser.Parse(padded.data(), line.size(), padded.size(), "fuzz.jsonl", 7, event, error, timed);
   FUZZ_CHECK(r == replay::ReadResult::kEvent || r == replay::ReadResult::kError);
-  if (r == replay::ReadResult::kEvent) {
-    FUZZ_CHECK(event.line == 7);
+  if (r != replay::ReadResult::kEvent) {
+    return std::nullopt;
   }
+  FUZZ_CHECK(event.line == 7);
+  return event;
 }
 
 // The first pass reads a plain Workload line's names only: when it says so, it has a name and a
 // namespace ("default" when absent); whatever the line, it ends in one of its three results.
-void RouteOneLine(std::string_view line) {
+// And a line the replay accepts ties the same names read either way (a replay planned from the
+// manifests reads its lines' ties from their events: replay/sim/simulator.cc): a plain Workload
+// line's names are its event's, and only a deletion ties nothing.
+void RouteOneLine(std::string_view line, const std::optional<replay::TraceEvent>& parsed) {
   static replay::RoutingLineParser parser;
   std::string padded(line);
   padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
@@ -48,6 +55,25 @@ void RouteOneLine(std::string_view line) {
   } else {
     FUZZ_CHECK(r == replay::RoutingLineParser::Result::kEvent
                || r == replay::RoutingLineParser::Result::kNothing);
+  }
+  if (!parsed.has_value()) {
+    return;
+  }
+  switch (r) {
+    case replay::RoutingLineParser::Result::kWorkload: {
+      FUZZ_CHECK(parsed->type != replay::EventType::kDeleted);
+      FUZZ_CHECK(parsed->object.workloads.size() == 1);
+      const engine::WorkloadSpec& w = parsed->object.workloads[0];
+      FUZZ_CHECK(w.name_space == route.name_space && w.name == route.name
+                 && w.queue_name == route.queue_name && !w.admission.has_value());
+      break;
+    }
+    case replay::RoutingLineParser::Result::kNothing:
+      FUZZ_CHECK(parsed->type == replay::EventType::kDeleted);
+      break;
+    case replay::RoutingLineParser::Result::kEvent:
+      FUZZ_CHECK(event.type == parsed->type && event.kind == parsed->kind);
+      break;
   }
 }
 
@@ -81,8 +107,7 @@ void ReadAsFile(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = tally_fuzz::AsText(data, size);
   const size_t newline = text.find('\n');
-  ParseOneLine(text.substr(0, newline));
-  RouteOneLine(text.substr(0, newline));
+  RouteOneLine(text.substr(0, newline), ParseOneLine(text.substr(0, newline)));
   ReadAsFile(text);
   return 0;
 }

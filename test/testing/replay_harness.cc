@@ -127,20 +127,26 @@ Outcome ReplayHarness::ReplayFiles(const std::string& manifests_path,
   if (!load.ok()) {
     return out;
   }
-  char* buffer = nullptr;
-  size_t size = 0;
-  std::FILE* mem = open_memstream(&buffer, &size);
+  // A file, as `tally replay` writes: a replay planned from the manifests may start it again.
+  std::FILE* file = std::tmpfile();
+  EXPECT_NE(file, nullptr);
   {
-    DecisionLog log(mem);
+    DecisionLog log(file);
     Simulator sim(load, options, &log);
     engine::StatusOr<bool> run = sim.Run(events_path, out.report);
     EXPECT_TRUE(run.ok()) << run.status().message();
     out.completed = run.ok() && *run;
     out.live_workloads = static_cast<uint32_t>(sim.live_workloads());
+    out.replayed_twice = sim.replayed_twice();
   }
-  std::fclose(mem);
-  std::istringstream lines(std::string(buffer, size));
-  std::free(buffer);
+  std::string text;
+  std::rewind(file);
+  char chunk[65536];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof(chunk), file)) > 0;) {
+    text.append(chunk, n);
+  }
+  std::fclose(file);
+  std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     out.decisions.push_back(line);
   }

@@ -44,6 +44,7 @@ struct Outcome {
   ReplayReport report;
   std::vector<std::string> decisions;  // lines of decisions.jsonl
   uint32_t live_workloads = 0;
+  bool replayed_twice = false;  // Simulator::replayed_twice
 
   // The decision lines containing every needle.
   std::vector<std::string> Find(std::initializer_list<std::string> needles) const;

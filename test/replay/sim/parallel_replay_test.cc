@@ -193,7 +193,8 @@ struct ReplayRun {
   std::string report_json;
   ReplayReport report;
   int shards = 0;
-  size_t largest_flush = 0;  // Simulator::largest_flush
+  size_t largest_flush = 0;     // Simulator::largest_flush
+  bool replayed_twice = false;  // Simulator::replayed_twice
 };
 
 class ParallelReplayTest : public ::testing::Test {
@@ -211,7 +212,8 @@ class ParallelReplayTest : public ::testing::Test {
   // does while the manifests load; `prescan_path` is the trace it reads ("" = the replayed one).
   ReplayRun Replay(const Trace& trace, int threads, size_t batch_lines,
                    size_t in_flight = SimulatorOptions{}.events_in_flight, bool prescan = false,
-                   const std::string& prescan_path = "") {
+                   const std::string& prescan_path = "",
+                   uint64_t plan_max_bytes = SimulatorOptions{}.plan_from_manifests_max_bytes) {
     fs::path manifests = dir_ / "manifests.yaml";
     fs::path events = dir_ / "events.jsonl";
     std::ofstream(manifests) << trace.manifests;
@@ -230,12 +232,14 @@ class ParallelReplayTest : public ::testing::Test {
     options.batch_lines = batch_lines;
     options.events_in_flight = in_flight;
     options.parallel_nomination_min_heads = 2;  // nested parallel nomination whenever it can
+    options.plan_from_manifests_max_bytes = plan_max_bytes;
     ReplayRun run;
-    char* buffer = nullptr;
-    size_t size = 0;
-    std::FILE* mem = open_memstream(&buffer, &size);
+    // A file, as `tally replay` writes: a replay planned from the manifests may start it again.
+    const fs::path decisions = dir_ / "decisions.jsonl";
+    std::FILE* file = std::fopen(decisions.c_str(), "w+b");
+    EXPECT_NE(file, nullptr);
     {
-      DecisionLog log(mem);
+      DecisionLog log(file);
       Simulator sim(load, options, &log);
       if (prescan) {
         tbb::task_arena arena(threads);
@@ -246,10 +250,11 @@ class ParallelReplayTest : public ::testing::Test {
       EXPECT_TRUE(ok.ok() && *ok);
       run.shards = sim.num_shards();
       run.largest_flush = sim.largest_flush();
+      run.replayed_twice = sim.replayed_twice();
     }
-    std::fclose(mem);
-    run.decisions.assign(buffer, size);
-    std::free(buffer);
+    std::fclose(file);
+    std::ifstream in(decisions, std::ios::binary);
+    run.decisions.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     run.report.events_file = "events.jsonl";  // the temporary directory differs per test
     run.report.manifest_files = {"manifests.yaml"};
     run.report_json = FormatReportJson(run.report);
@@ -350,6 +355,54 @@ TEST_F(ParallelReplayTest, TheFirstPassMadeBeforehandPlansTheSameShards) {
   ReplayRun other_file = Replay(trace, 2, 8192, 16384, /*prescan=*/true, empty.string());
   EXPECT_EQ(other_file.shards, 12);
   EXPECT_EQ(other_file.decisions, first.decisions);
+}
+
+// A trace file is planned from the manifests alone and read once; the plan is checked at the
+// end against what the trace's lines tie (SimulatorOptions::plan_from_manifests_max_bytes). A
+// trace that ties no trees the manifests do not is replayed once; one whose events join two
+// trees is replayed again with the trace's plan. Either way, the bytes of a first pass's run.
+TEST_F(ParallelReplayTest, APlanFromTheManifestsIsCheckedAgainstTheTrace) {
+  for (bool ties : {false, true}) {
+    Trace trace = ManyTrees(12, 60, ties);
+    ReplayRun first_pass = Replay(trace, 1, 64, 256, false, "", /*plan_max_bytes=*/0);
+    EXPECT_FALSE(first_pass.replayed_twice);
+    EXPECT_EQ(first_pass.shards, ties ? 12 : 13);
+    for (int threads : {1, 2}) {
+      ReplayRun once = Replay(trace, threads, 64, 256);
+      EXPECT_EQ(once.replayed_twice, ties) << threads << " threads";
+      EXPECT_EQ(once.shards, first_pass.shards) << threads << " threads";
+      EXPECT_TRUE(once.decisions == first_pass.decisions) << threads << " threads, ties " << ties;
+      EXPECT_TRUE(once.report_json == first_pass.report_json) << threads << " threads";
+    }
+  }
+}
+
+// A line the replay rejects still ties what the first pass reads from it (its queue, and the
+// trees of every other event of its Workload name): the check sees those ties too. Here a
+// Workload line with a quantity the replay rejects names wl-0 in tree 1 while wl-0 runs in
+// tree 0: the first pass joins the two trees, so the plan from the manifests is wrong.
+TEST_F(ParallelReplayTest, ARejectedLineTiesWhatTheFirstPassReadsFromIt) {
+  Trace trace = ManyTrees(4, 30, /*ties=*/false);
+  const std::string first = trace.events.front();
+  ASSERT_NE(first.find(R"("name":"wl-0")"), std::string::npos);
+  const size_t ns_at = first.find(R"("namespace":"ns-)");
+  ASSERT_NE(ns_at, std::string::npos);
+  const std::string ns = first.substr(ns_at + 13, first.find('"', ns_at + 13) - (ns_at + 13));
+  const std::string other = ns == "ns-1" ? "ns-2" : "ns-1";
+  // The same namespace (another would be another Workload) and a queue of another tree: the
+  // Workload's queue changes. Its quantity is no number: the event line does not parse.
+  std::string line = fmt::format(
+      R"({{"type":"MODIFIED","time":"{}","object":{{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{{"name":"wl-0","namespace":"{}"}},"spec":{{"queueName":"elsewhere","podSets":[{{"name":"main","count":1,"template":{{"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"cpu":"lots"}}}}}}]}}}}}}]}}}}}})",
+      At(10.5), ns);
+  trace.events.insert(trace.events.begin() + 6, line);
+  trace.manifests += LocalQueueYaml(ns, "elsewhere", fmt::format("cq-{}-a", other.substr(3)));
+  ReplayRun first_pass = Replay(trace, 1, 64, 256, false, "", /*plan_max_bytes=*/0);
+  EXPECT_EQ(first_pass.report.events_rejected, 1);
+  ReplayRun once = Replay(trace, 1, 64, 256);
+  EXPECT_TRUE(once.replayed_twice);
+  EXPECT_EQ(once.shards, first_pass.shards);
+  EXPECT_TRUE(once.decisions == first_pass.decisions);
+  EXPECT_TRUE(once.report_json == first_pass.report_json);
 }
 
 // A first pass that could not open the trace: its error is the replay's.
