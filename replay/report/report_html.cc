@@ -144,10 +144,12 @@ void AppendClusterQueues(std::string& out, const ReplayReport& r) {
                "wait p50", "p90", "p99", "max", "utilisation", "of"},
               {true, false, false, false, false, false, false, false, false, false, true});
   static const WaitStats no_waits;
+  const auto mains = internal::MainResources(r);
   for (const CqCounts& cq : r.cluster_queues) {
     auto it = waits.find(cq.name);
     const WaitStats& w = it == waits.end() ? no_waits : *it->second;
-    const ResourceUsage* main = internal::MainResource(r, cq.name);
+    const auto main_it = mains.find(cq.name);
+    const ResourceUsage* main = main_it == mains.end() ? nullptr : main_it->second;
     t.Row(
         {MarkupEscape(cq.name), IntCell(cq.admitted), IntCell(cq.preempted),
          IntCell(cq.pending_at_end), IntCell(cq.running_at_end), WaitCell(w, w.p50),

@@ -3,6 +3,7 @@
 // that dashboards and queries written for a live Kueue read a replay too.
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -55,7 +56,18 @@ std::string Value(double v) {
 }
 
 std::string Value(int64_t v) {
-  return fmt::format("{}", v);
+  char text[24];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, end);
+}
+
+// Appends `text` as a label value: escaped where it must be, else as is (almost always).
+void AppendLabelValue(std::string_view text, std::string& out) {
+  if (text.find_first_of("\\\"\n") == std::string_view::npos) {
+    out += text;
+  } else {
+    out += internal::PrometheusLabelEscape(text);
+  }
 }
 
 class PromWriter {
@@ -74,7 +86,7 @@ class PromWriter {
         out_ += sep;  // appended, not formatted: thousands of samples per report
         out_ += key;
         out_ += "=\"";
-        out_ += internal::PrometheusLabelEscape(v);
+        AppendLabelValue(v, out_);
         out_ += '"';
         sep = ",";
       }
@@ -87,14 +99,22 @@ class PromWriter {
   // One histogram series: _bucket per WaitBuckets() bound and +Inf, then _sum and _count.
   void Histogram(std::string_view name, Labels labels, const WaitStats& s) {
     const std::vector<double>& bounds = WaitBuckets();
+    // The bounds as the format writes them, once: a report has a histogram per ClusterQueue
+    // and per LocalQueue (2,000 of them for Kueue's large-scale scenario).
+    static const std::vector<std::string> le_text = [] {
+      std::vector<std::string> text;
+      for (double b : WaitBuckets()) {
+        text.push_back(fmt::format("{}", b));
+      }
+      return text;
+    }();
     const std::string bucket = fmt::format("{}_bucket", name);
     // Buckets the simulator did not fill are only possible for an empty group (all zero);
     // otherwise a histogram with just the +Inf bucket is still valid.
     const bool have = s.cumulative_buckets.size() == bounds.size();
     if (have || s.count == 0) {
       for (size_t i = 0; i < bounds.size(); ++i) {
-        const std::string le = fmt::format("{}", bounds[i]);
-        labels.emplace_back("le", le);
+        labels.emplace_back("le", le_text[i]);
         Sample(bucket, labels, Value(have ? s.cumulative_buckets[i] : int64_t{0}));
         labels.pop_back();
       }

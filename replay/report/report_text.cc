@@ -60,6 +60,21 @@ const ResourceUsage* MainResource(const ReplayReport& report, std::string_view c
   return best;
 }
 
+std::unordered_map<std::string_view, const ResourceUsage*> MainResources(
+    const ReplayReport& report) {
+  std::unordered_map<std::string_view, const ResourceUsage*> best;
+  for (const ResourceUsage& u : report.usage) {
+    if (u.nominal <= 0) {
+      continue;
+    }
+    auto [it, inserted] = best.try_emplace(u.cluster_queue, &u);
+    if (!inserted && u.utilisation > it->second->utilisation) {
+      it->second = &u;
+    }
+  }
+  return best;
+}
+
 double KueueUnits(std::string_view resource, double canonical) {
   return engine::IsMilliResource(resource) ? canonical / 1000 : canonical;
 }

@@ -19,6 +19,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "replay/sim/replay_report.h"
 
@@ -66,6 +67,11 @@ std::string PrometheusLabelEscape(std::string_view text);
 // The (flavor, resource) row of `cluster_queue` with the highest utilisation among those with a
 // nominal quota (ties: the first in report order), or nullptr when it has none.
 const ResourceUsage* MainResource(const ReplayReport& report, std::string_view cluster_queue);
+// MainResource of every ClusterQueue that has one, in one pass over the usage rows (a table of
+// every ClusterQueue asking MainResource of each was quadratic: 1,000,000 name comparisons for
+// Kueue's large-scale scenario).
+std::unordered_map<std::string_view, const ResourceUsage*> MainResources(
+    const ReplayReport& report);
 // Amount in canonical units (cpu millicores) as the plain number Kueue shows: cpu in cores.
 double KueueUnits(std::string_view resource, double canonical);
 

@@ -686,5 +686,39 @@ TEST(PrometheusTest, HistogramsAreCumulativeAndEndWithCount) {
   EXPECT_EQ(team_b[7].second, 2);
 }
 
+// The ClusterQueue table of report.html looks each queue's main (flavor, resource) up in one
+// index (MainResources) instead of scanning every usage row per queue: the same row as
+// MainResource, its ties (the first in report order) and its queues without a nominal quota.
+TEST(MainResourceTest, TheIndexGivesWhatTheScanGives) {
+  ReplayReport r;
+  auto row = [&](std::string cq, std::string flavor, int64_t nominal, double utilisation) {
+    ResourceUsage u;
+    u.cluster_queue = std::move(cq);
+    u.flavor = std::move(flavor);
+    u.resource = "cpu";
+    u.nominal = nominal;
+    u.utilisation = utilisation;
+    r.usage.push_back(u);
+  };
+  row("a", "f1", 10, 0.5);
+  row("b", "f1", 0, 0.9);  // no nominal quota: never the main one
+  row("a", "f2", 10, 0.7);
+  row("c", "f1", 4, 0.3);
+  row("a", "f3", 10, 0.7);  // a tie with f2: the first stays
+  row("c", "f2", 4, 0.3);
+  row("b", "f2", 0, 0.1);
+  const auto index = internal::MainResources(r);
+  for (const std::string cq : {"a", "b", "c", "d"}) {
+    const ResourceUsage* scanned = internal::MainResource(r, cq);
+    auto it = index.find(cq);
+    const ResourceUsage* indexed = it == index.end() ? nullptr : it->second;
+    EXPECT_EQ(indexed, scanned) << cq;
+  }
+  ASSERT_NE(index.find("a"), index.end());
+  EXPECT_EQ(index.at("a")->flavor, "f2");
+  EXPECT_EQ(index.at("c")->flavor, "f1");
+  EXPECT_EQ(index.count("b"), 0U);
+}
+
 }  // namespace
 }  // namespace replay
