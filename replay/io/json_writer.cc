@@ -138,6 +138,12 @@ bool PlainWord(const char* p) {
 
 }  // namespace
 
+void JsonWriter::KeyPlain(std::string_view key) {
+  BeforeValue();
+  AppendQuotedPlain(key, ':', out_);
+  after_key_ = true;
+}
+
 bool AppendPlainJsonString(std::string_view s, char suffix, std::string& out) {
   if (PlainPrefix(s) != s.size()) {
     return false;

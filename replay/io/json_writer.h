@@ -9,12 +9,23 @@
 //   std::string out = w.Take();   // {"name":"team-a","usage":4000}
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace replay {
+
+// Whether `s` is printable ASCII without '"' or '\\': written in JSON as it is.
+constexpr bool IsPlainText(std::string_view s) {
+  for (char c : s) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
 
 class JsonWriter {
  public:
@@ -23,6 +34,17 @@ class JsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
   void Key(std::string_view key);
+  // A key written as a string literal (every key of tally's own schemas): inlined, the look for
+  // characters to escape is made by the compiler on the literal, and the key appended as is.
+  template <size_t N>
+  void Key(const char (&key)[N]) {
+    const std::string_view k(key);
+    if (IsPlainText(k)) {
+      KeyPlain(k);
+    } else {
+      Key(k);
+    }
+  }
   void String(std::string_view value);
   void Int(int64_t value);
   void Double(double value);
@@ -47,6 +69,7 @@ class JsonWriter {
   void Open(char c);
   void Close(char c);
   void BeforeValue();
+  void KeyPlain(std::string_view key);
 
   std::string out_;
   // One flag per open container: whether it already holds an element.
