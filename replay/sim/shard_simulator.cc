@@ -8,6 +8,20 @@
 
 namespace replay {
 
+std::string_view ShardSimulator::Impl::NowText() {
+  if (now != now_text_time) {
+    char text[32];
+    const size_t size = WriteRfc3339(now, false, text);
+    if (size > 0) {
+      now_text.assign(text, size);
+    } else {
+      now_text = FormatRfc3339(now);
+    }
+    now_text_time = now;
+  }
+  return now_text;
+}
+
 void ShardSimulator::Impl::LogSimple(
     std::string_view type, const engine::Workload& w,
     std::initializer_list<std::pair<std::string_view, std::string_view>> extra) {
@@ -27,11 +41,7 @@ void ShardSimulator::Impl::LogSimple(
   if (engine::IsValid(w.cluster_queue)) {
     fields[count++] = {"clusterQueue", cluster().Name(w.cluster_queue)};
   }
-  char time_text[32];
-  const size_t time_size = WriteRfc3339(now, false, time_text);
-  const std::string time_fallback = time_size == 0 ? FormatRfc3339(now) : std::string();
-  fields[count++] = {"time", time_size > 0 ? std::string_view(time_text, time_size)
-                                           : std::string_view{time_fallback}};
+  fields[count++] = {"time", NowText()};
   fields[count++] = {"type", type};
   fields[count++] = {"workload", w.key};
   engine::SmallStableSort(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(count),
@@ -96,12 +106,7 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
   }
   out.EndArray();
   out.Key("time");
-  char time_text[32];
-  if (const size_t size = WriteRfc3339(now, false, time_text); size > 0) {
-    out.String(std::string_view(time_text, size));
-  } else {
-    out.String(FormatRfc3339(now));
-  }
+  out.String(NowText());
   out.Key("type");
   out.String(type);
   out.Key("workload");

@@ -115,6 +115,10 @@ struct ShardSimulator::Impl {
   bool logging;
   ShardLog log;
   JsonWriter line_writer;  // reused for every decision line
+  // `now` as decision lines write it, formatted once per instant: a cycle's lines share it.
+  std::string_view NowText();
+  TimeMicros now_text_time = std::numeric_limits<TimeMicros>::min();
+  std::string now_text;
   ReplayStats stats;
   FlavorSupplyModel supply;
 
