@@ -156,12 +156,17 @@ int RunReplay(const ReplayOptions& options) {
   tbb::task_arena load_arena(options.threads > 0
                                  ? std::min(options.threads, tbb::info::default_concurrency())
                                  : tbb::task_arena::automatic);
-  // With two threads or more, the trace's first pass (replay/sim/trace_ties.h) runs while the
-  // manifests load, since it needs nothing of them: on Kueue's large-scale scenario both took
-  // about 80 ms, one after the other, with the second core mostly idle. Standard input is
-  // spooled by the replay first and is not read here; manifests with errors stop the pass.
+  // With two threads or more, a trace that needs a first pass (replay/sim/trace_ties.h: one
+  // larger than SimulatorOptions::plan_from_manifests_max_bytes, or an --until or --strict run)
+  // has it while the manifests load, since it needs nothing of them: on Kueue's large-scale
+  // scenario both took about 80 ms, one after the other, with the second core mostly idle. A
+  // smaller trace is read once, planned from the manifests (PlansFromManifests): on the 1,000,000
+  // workload moderate trace the pass took a second before the replay could start, since its
+  // manifests load in a few milliseconds. Standard input is spooled by the replay first and is
+  // not read here; manifests with errors stop the pass.
   std::optional<TraceTies> ties;
-  const bool scan_while_loading = load_arena.max_concurrency() > 1 && options.events != "-";
+  const bool scan_while_loading = load_arena.max_concurrency() > 1 && options.events != "-"
+                                  && !PlansFromManifests(sim, options.events);
   // On the heap: with options.teardown off, kept until the process exits (KeepUntilExit).
   // The two run as the two items of a ParallelFor (replay/io/parallel_for.h), whose ThreadSanitizer
   // build uses threads TSan sees: oneTBB's own synchronisation is not instrumented.

@@ -164,6 +164,16 @@ void DecisionLog::Flush() {
   buffer_.clear();
 }
 
+bool PlansFromManifests(const SimulatorOptions& options, const std::string& path) {
+  if (options.until || options.strict || path == "-") {
+    return false;
+  }
+  std::error_code ec;
+  const auto bytes =
+      std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  return !ec && bytes > 0 && bytes <= options.plan_from_manifests_max_bytes;
+}
+
 bool ModelCouplesShards(const SimulatorOptions& options, const engine::ClusterSpec& manifests) {
   const ControlPlaneModel& cp = options.control_plane;
   bool shared_control_plane =
@@ -332,15 +342,9 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   const bool single = ModelCouplesShards(options, manifests.spec);
   const bool prescanned = ties.has_value() && ties->path == path;
   std::optional<engine::ShardPlanner> trace_planner;
-  if (!single && !prescanned && !options.until && !options.strict
-      && (log == nullptr || log->restartable())) {
-    std::error_code ec;
-    const auto bytes = std::filesystem::is_regular_file(path, ec)
-                           ? std::filesystem::file_size(path, ec)
-                           : std::uintmax_t{0};
-    if (!ec && bytes > 0 && bytes <= options.plan_from_manifests_max_bytes) {
-      trace_planner.emplace();
-    }
+  if (!single && !prescanned && (log == nullptr || log->restartable())
+      && PlansFromManifests(options, path)) {
+    trace_planner.emplace();
   }
   engine.reset();  // a second run's engine is built without the first's beside it
   engine::StatusOr<engine::ShardPlan> shard_plan = [&]() -> engine::StatusOr<engine::ShardPlan> {

@@ -118,6 +118,12 @@ class DecisionLog {
   ContentDigest digest_;
 };
 
+// Whether a replay of the trace file at `path` plans its shards from the manifests and reads the
+// trace once (SimulatorOptions::plan_from_manifests_max_bytes): a regular file of at most that
+// size, a run that reads every line (no --until, no --strict). Otherwise the trace has a first
+// pass (replay/sim/trace_ties.h), which RunReplay makes while the manifests load.
+bool PlansFromManifests(const SimulatorOptions& options, const std::string& path);
+
 // Whether a model ties every Cohort tree to every other, so that the replay must be one shard:
 // the control plane's cycle duration and admission rate are shared by all trees, and
 // WaitForPodsReady's blockAdmission stops admission everywhere while any workload is not ready.
