@@ -405,6 +405,48 @@ TEST_F(ParallelReplayTest, ARejectedLineTiesWhatTheFirstPassReadsFromIt) {
   EXPECT_TRUE(once.report_json == first_pass.report_json);
 }
 
+// A replay planned from the manifests that proved wrong starts decisions.jsonl again
+// (DecisionLog::Restart): the file is cut back to where the log started, and the run id is that
+// of the lines written after. A memory stream or a pipe cannot be cut back: such a log does not
+// say it can, and the replay then makes a first pass instead.
+TEST_F(ParallelReplayTest, ADecisionLogStartsAgainWhereItStarted) {
+  const fs::path path = dir_ / "log.jsonl";
+  std::FILE* file = std::fopen(path.c_str(), "w+b");
+  ASSERT_NE(file, nullptr);
+  std::fputs("kept before the log\n", file);
+  std::string fresh_id;
+  {
+    DecisionLog log(file);
+    EXPECT_TRUE(log.restartable());
+    log.Write(R"({"a":1})");
+    log.Write(R"({"b":2})");
+    log.Flush();
+    ASSERT_TRUE(log.Restart());
+    EXPECT_EQ(log.lines(), 0);
+    log.Write(R"({"c":3})");
+    log.Flush();
+    char* buffer = nullptr;
+    size_t size = 0;
+    std::FILE* mem = open_memstream(&buffer, &size);
+    {
+      DecisionLog other(mem);
+      EXPECT_FALSE(other.restartable());
+      other.Write(R"({"c":3})");
+      other.Flush();
+      fresh_id = other.RunId();
+    }
+    std::fclose(mem);
+    std::free(buffer);
+    EXPECT_EQ(log.RunId(), fresh_id);
+  }
+  std::fclose(file);
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "kept before the log\n{\"c\":3}\n");
+  DecisionLog none(nullptr);
+  EXPECT_TRUE(none.restartable());
+}
+
 // A first pass that could not open the trace: its error is the replay's.
 TEST_F(ParallelReplayTest, TheFirstPassErrorIsTheReplays) {
   LoadResult load = LoadManifestString(FlavorYaml() + TreeYaml(0) + TreeYaml(1), "m.yaml");
