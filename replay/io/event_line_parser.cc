@@ -197,7 +197,12 @@ ReadResult EventLineParser::Parse(const char* data, size_t size, size_t capacity
 ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capacity,
                                       const std::string& path, int64_t line, TraceEvent& event,
                                       EventError& error, bool& timed, bool* in_place_declined) {
+  // Afresh, but the Workload list keeps its storage: a reader reuses its events line after line,
+  // and most lines are a Workload (one allocation and one free fewer per line).
+  std::vector<engine::WorkloadSpec> workloads = std::move(event.object.workloads);
+  workloads.clear();
   event = TraceEvent{};
+  event.object.workloads = std::move(workloads);
   event.line = line;
   timed = false;
   simdjson::padded_string_view view(data, size, capacity);
