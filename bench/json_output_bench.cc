@@ -2,7 +2,8 @@
 // output"): quoting names (AppendJsonString: plain ASCII, which a decision line almost always
 // holds, then names with bytes to escape and UTF-8), RFC 3339 timestamps (WriteRfc3339), report
 // numbers (RoundedNumber, whole and fractional) and a whole Admitted-shaped line through
-// JsonWriter. bytes/s is of the input text.
+// JsonWriter, and keys written as literals against the same keys as views. bytes/s is of the
+// input text.
 //
 //   build/release/bench/json_output_bench --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only
@@ -146,6 +147,61 @@ void BM_AdmittedLine(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AdmittedLine);
+
+// The keys of a decision line written as string literals (JsonWriter::Key's literal overload:
+// the compiler checks them, KeyPlain appends them) against the same keys as views (checked at run
+// time, as every key was before 262cefc). Same output.
+template <bool kLiteral>
+void Keys(benchmark::State& state) {
+  replay::JsonWriter out;
+  static constexpr std::string_view kViews[] = {"borrowed", "clusterQueue", "count", "flavors",
+                                                "name",     "podSets",      "time",  "type",
+                                                "workload", "resourceUsage"};
+  std::vector<std::string_view> views(std::begin(kViews), std::end(kViews));
+  benchmark::DoNotOptimize(views.data());
+  for (auto _ : state) {
+    out.Clear();
+    out.BeginObject();
+    if constexpr (kLiteral) {
+      out.Key("borrowed");
+      out.Int(1);
+      out.Key("clusterQueue");
+      out.Int(1);
+      out.Key("count");
+      out.Int(1);
+      out.Key("flavors");
+      out.Int(1);
+      out.Key("name");
+      out.Int(1);
+      out.Key("podSets");
+      out.Int(1);
+      out.Key("time");
+      out.Int(1);
+      out.Key("type");
+      out.Int(1);
+      out.Key("workload");
+      out.Int(1);
+      out.Key("resourceUsage");
+      out.Int(1);
+    } else {
+      for (std::string_view k : views) {
+        out.Key(k);
+        out.Int(1);
+      }
+    }
+    out.EndObject();
+    benchmark::DoNotOptimize(out.str().data());
+  }
+  state.SetItemsProcessed(state.iterations() * 10);
+}
+void BM_KeysLiteral(benchmark::State& state) {
+  Keys<true>(state);
+}
+BENCHMARK(BM_KeysLiteral);
+void BM_KeysView(benchmark::State& state) {
+  Keys<false>(state);
+}
+BENCHMARK(BM_KeysView);
 
 }  // namespace
 

@@ -79,10 +79,6 @@ void JsonWriter::Null() {
 
 namespace {
 
-bool NeedsEscape(unsigned char c) {
-  return c < 0x20 || c == '"' || c == '\\';
-}
-
 // True when none of the 8 bytes at `p` needs a look: no control byte, quote, backslash or byte
 // of a UTF-8 sequence (SWAR: a byte below 0x20 or equal to a given one sets its high bit in
 // these expressions; a false "needs a look" can only follow a true one in the same word, so a
@@ -110,7 +106,7 @@ bool PlainWord(const char* p) {
   }
   for (; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80 || NeedsEscape(c)) {
+    if (c >= 0x80 || NeedsJsonEscape(c)) {
       return i;
     }
   }
@@ -185,7 +181,7 @@ void AppendJsonString(std::string_view s, std::string& out) {
       run = i + 1;
       continue;
     }
-    if (!NeedsEscape(c)) {
+    if (!NeedsJsonEscape(c)) {
       continue;
     }
     out.append(s.data() + run, i - run);

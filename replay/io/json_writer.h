@@ -17,10 +17,17 @@
 
 namespace replay {
 
-// Whether `s` is printable ASCII without '"' or '\\': written in JSON as it is.
+// Whether byte `c` must be escaped in a JSON string (RFC 8259: control bytes, '"', '\\').
+constexpr bool NeedsJsonEscape(unsigned char c) {
+  return c < 0x20 || c == '"' || c == '\\';
+}
+
+// Whether `s` is written in JSON as it is: ASCII, nothing to escape (the rule of the writer's
+// fast path, AppendPlainJsonString).
 constexpr bool IsPlainText(std::string_view s) {
   for (char c : s) {
-    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x80 || NeedsJsonEscape(b)) {
       return false;
     }
   }
