@@ -33,8 +33,8 @@
 
 #include "engine/base/status.h"
 #include "engine/scheduler.h"
-#include "replay/io/content_digest.h"
 #include "replay/io/manifest_loader.h"
+#include "replay/sim/decision_log.h"
 #include "replay/sim/replay_report.h"
 #include "replay/sim/trace_ties.h"
 
@@ -85,37 +85,6 @@ struct SimulatorOptions {
   // A cycle with at least this many heads nominates them in parallel (engine/scheduler.h);
   // 0 = never. Decisions do not depend on it.
   size_t parallel_nomination_min_heads = engine::Scheduler::kDefaultMinParallelHeads;
-};
-
-// Writes decisions.jsonl (docs/replay.md): one JSON object per line, keys sorted.
-class DecisionLog {
- public:
-  explicit DecisionLog(std::FILE* out);
-  ~DecisionLog() { Flush(); }
-  DecisionLog(const DecisionLog&) = delete;
-  DecisionLog& operator=(const DecisionLog&) = delete;
-  DecisionLog(DecisionLog&&) = delete;
-  DecisionLog& operator=(DecisionLog&&) = delete;
-
-  void Write(std::string_view line);  // without newline
-  void Flush();
-  int64_t lines() const { return lines_; }
-  // The run id: the digest of every line written so far (call after Flush), which the other
-  // output files repeat (replay/io/content_digest.h).
-  std::string RunId() const { return digest_.Hex(); }
-  // Whether Restart can take back what was written: no file, or a regular file (truncated back to
-  // where the log started). Not a pipe nor a memory stream.
-  bool restartable() const { return out_ == nullptr || start_ >= 0; }
-  // Forgets every line written (the file is cut back to where the log started): the replay
-  // starts again after a plan made from the manifests proved wrong (Simulator::Run).
-  bool Restart();
-
- private:
-  std::FILE* out_;
-  int64_t start_ = -1;  // the file's offset when the log started, if a regular file
-  std::string buffer_;
-  int64_t lines_ = 0;
-  ContentDigest digest_;
 };
 
 // Whether a replay of the trace file at `path` plans its shards from the manifests and reads the
