@@ -116,7 +116,10 @@ void ExpectSortedKeys(simdjson::dom::element e, const std::string& path) {
       }
       first = false;
       previous = key;
-      ExpectSortedKeys(field.value, path + "." + key);
+      std::string child = path;
+      child += '.';
+      child += key;
+      ExpectSortedKeys(field.value, child);
     }
   } else if (e.is_array()) {
     size_t i = 0;
