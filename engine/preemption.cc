@@ -34,8 +34,9 @@ class UsageUndo {
     tree_.RemoveUsage(cq, usage);
     log_.push_back({cq, usage, true});
   }
-  void Add(NodeId cq, std::span<const SlotAmount> usage) {
-    tree_.AddUsage(cq, usage);
+  // Puts back usage removed through this undo (ResourceTree::RestoreUsage's contract).
+  void PutBack(NodeId cq, std::span<const SlotAmount> usage) {
+    tree_.RestoreUsage(cq, usage);
     log_.push_back({cq, usage, false});
   }
   void Revert() {
@@ -43,7 +44,7 @@ class UsageUndo {
       UsageChange change = log_.back();
       log_.pop_back();
       if (change.removed) {
-        tree_.AddUsage(change.cq, change.usage);
+        tree_.RestoreUsage(change.cq, change.usage);
       } else {
         tree_.RemoveUsage(change.cq, change.usage);
       }
@@ -233,7 +234,7 @@ bool Preemptor::SearchTargets(const PreemptionRequest& request) {
       for (size_t j = targets_.size() - 1; j-- > 0;) {
         const Candidate& t = *targets_[j];
         std::span<const SlotAmount> usage = store_.Get(t.workload).usage;
-        undo.Add(t.cq_node, usage);
+        undo.PutBack(t.cq_node, usage);
         if (WorkloadFits(request, borrowing)) {
           targets_[j] = targets_.back();
           targets_.pop_back();

@@ -231,7 +231,7 @@ void ResourceTree::AddUsage(NodeId cq, FrSlot slot, Quantity amount) {
 }
 
 void ResourceTree::RemoveUsage(NodeId cq, FrSlot slot, Quantity amount) {
-  if (ReleaseWalk(cq, slot, amount)) {
+  if (ReleaseWalk(cq, slot, amount) && what_if_ == 0) {
     UpdateBound(cq, slot);
   }
 }
@@ -429,8 +429,16 @@ void ResourceTree::RemoveUsage(NodeId cq, std::span<const SlotAmount> usage) {
   for (const SlotAmount& u : usage) {
     acyclic = ReleaseWalk(cq, u.slot, u.amount);
   }
-  if (acyclic) {
+  // Inside a WhatIf the bounds could only fall, and SetBound keeps them (see RestoreUsage).
+  if (acyclic && what_if_ == 0) {
     UpdateBounds(cq, usage);
+  }
+}
+
+void ResourceTree::RestoreUsage(NodeId cq, std::span<const SlotAmount> usage) {
+  TALLY_DCHECK(what_if_ > 0);
+  for (const SlotAmount& u : usage) {
+    ChargeWalk(cq, u.slot, u.amount);
   }
 }
 

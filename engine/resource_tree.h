@@ -116,6 +116,13 @@ class ResourceTree {
   void RemoveUsage(NodeId cq, FrSlot slot, Quantity amount);
   void AddUsage(NodeId cq, std::span<const SlotAmount> usage);
   void RemoveUsage(NodeId cq, std::span<const SlotAmount> usage);
+  // Inside a WhatIf, puts back usage that this WhatIf removed (a trial removal undone, a victim
+  // re-added by a fill-back): AddUsage without the preemption bounds. Every bound is monotone in
+  // the usages and a WhatIf never lowers a stored bound, so while usage stays at or below what
+  // it was when the WhatIf opened, recomputing them would store the same values. RemoveUsage
+  // inside a WhatIf skips them for the same reason (a removal never raises a bound).
+  // REQUIRES: InWhatIf(); usage after the call <= usage when the innermost WhatIf opened.
+  void RestoreUsage(NodeId cq, std::span<const SlotAmount> usage);
 
   // --- Queries -------------------------------------------------------------------------------
 

@@ -71,7 +71,7 @@ bool Scheduler::FitsAfterVictims(const CycleEntry& entry, const std::vector<Work
   }
   for (WorkloadId v : victims) {
     const Workload& victim = store_.Get(v);
-    tree.AddUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+    tree.RestoreUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
   }
   return fits;
 }
@@ -154,7 +154,6 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
     req.fair_sharing = cluster_.configuration().fair_sharing;
     req.scheduling_cycle = cycle_;
     req.explain = options_.explain;
-    req.explain = options_.explain;
     req.pinned = &entry.assignment;
     recomputed = AssignFlavors(req, &preemptor);
     if (recomputed.Mode() == AssignmentMode::kPreempt) {
@@ -163,7 +162,7 @@ bool Scheduler::RecomputeWithoutVictims(CycleEntry& entry, const std::vector<Wor
     preemptor.SetExcluded({});
     for (WorkloadId v : claimed) {
       const Workload& victim = store_.Get(v);
-      tree.AddUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+      tree.RestoreUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
     }
   }
   bool usable = recomputed.Mode() == AssignmentMode::kFit
@@ -369,7 +368,7 @@ std::vector<Quantity> Scheduler::HeadroomWithoutEvicting() {
   std::vector<Quantity> headroom = BorrowingHeadroom(tree);
   for (WorkloadId v : store_.Evicting()) {
     const Workload& victim = store_.Get(v);
-    tree.AddUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
+    tree.RestoreUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
   }
   return headroom;
 }
