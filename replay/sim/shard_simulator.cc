@@ -32,6 +32,41 @@ void ShardSimulator::Impl::LogSimple(
   // Keys in sorted order: `extra` (a handful) merged with the fixed keys; on a duplicate key the
   // first given wins, extra before fixed.
   using Field = std::pair<std::string_view, std::string_view>;
+  // Every call of tally's own gives its extra keys in order, all between "clusterQueue" and
+  // "time" (message, node, preemptor, reason): then the line is the fixed keys around them,
+  // appended as they come, the same bytes as the writer's (a finish or a preemption writes one
+  // of these per workload; the sort and the writer's bookkeeping were half their cost).
+  bool in_order = true;
+  std::string_view previous = "clusterQueue";
+  for (const Field& f : extra) {
+    in_order = in_order && previous < f.first && f.first < "time";
+    previous = f.first;
+  }
+  if (in_order) {
+    std::string& line = line_text;
+    line.clear();
+    line += '{';
+    if (engine::IsValid(w.cluster_queue)) {
+      line += "\"clusterQueue\":";
+      AppendJsonString(cluster().Name(w.cluster_queue), line);
+      line += ',';
+    }
+    for (const Field& f : extra) {
+      AppendJsonString(f.first, line);
+      line += ':';
+      AppendJsonString(f.second, line);
+      line += ',';
+    }
+    line += "\"time\":";
+    AppendJsonString(NowText(), line);
+    line += ",\"type\":";
+    AppendJsonString(type, line);
+    line += ",\"workload\":";
+    AppendJsonString(w.key, line);
+    line += '}';
+    log.Write(now, line);
+    return;
+  }
   std::array<Field, 8> fields;
   size_t count = 0;
   TALLY_CHECK(extra.size() + 4 <= fields.size());
