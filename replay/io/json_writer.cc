@@ -77,6 +77,11 @@ void JsonWriter::Null() {
   out_ += "null";
 }
 
+void JsonWriter::Raw(std::string_view json) {
+  BeforeValue();
+  out_ += json;
+}
+
 namespace {
 
 // True when none of the 8 bytes at `p` needs a look: no control byte, quote, backslash or byte

@@ -60,6 +60,8 @@ class JsonWriter {
   void RoundedNumber(double value);
   void Bool(bool value);
   void Null();
+  // A value already in JSON form, written as it is (after a comma if one is due).
+  void Raw(std::string_view json);
 
   // Empties the writer for the next document, keeping its buffers (a writer reused per decision
   // line allocates nothing once warm).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <map>
 
@@ -188,9 +189,17 @@ bool CycleHasPendingScans(const ClusterState& state, const CycleResult& cycle) {
 
 void WritePodSetAssignmentJson(const engine::Cluster& cluster, const engine::PodSetAssignment& ps,
                                JsonWriter& out) {
-  out.BeginObject();
-  out.Key("count");
-  out.Int(ps.count);
+  thread_local std::string text;
+  text.clear();
+  AppendPodSetAssignmentJson(cluster, ps, text);
+  out.Raw(text);
+}
+
+void AppendPodSetAssignmentJson(const engine::Cluster& cluster, const engine::PodSetAssignment& ps,
+                                std::string& out) {
+  out += "{\"count\":";
+  char count[24];
+  out.append(count, std::to_chars(count, count + sizeof count, ps.count).ptr);
   // By resource name; a resource given twice keeps its last choice. A handful per pod set:
   // sorted in a small vector (one line per decision, no map nodes).
   struct Row {
@@ -208,27 +217,32 @@ void WritePodSetAssignmentJson(const engine::Cluster& cluster, const engine::Pod
   auto last_of_name = [](size_t i) {
     return i + 1 == rows.size() || rows[i + 1].resource != rows[i].resource;
   };
-  out.Key("flavors");
-  out.BeginObject();
+  out += ",\"flavors\":{";
+  const char* separator = "";
   for (size_t i = 0; i < rows.size(); ++i) {
     if (last_of_name(i)) {
-      out.Key(rows[i].resource);
-      out.String(rows[i].flavor);
+      out += separator;
+      separator = ",";
+      AppendJsonString(rows[i].resource, out);
+      out += ':';
+      AppendJsonString(rows[i].flavor, out);
     }
   }
-  out.EndObject();
-  out.Key("name");
-  out.String(ps.name);
-  out.Key("resourceUsage");
-  out.BeginObject();
+  out += "},\"name\":";
+  AppendJsonString(ps.name, out);
+  out += ",\"resourceUsage\":{";
+  separator = "";
   for (size_t i = 0; i < rows.size(); ++i) {
     if (last_of_name(i)) {
-      out.Key(rows[i].resource);
-      out.Int(rows[i].amount);
+      out += separator;
+      separator = ",";
+      AppendJsonString(rows[i].resource, out);
+      out += ':';
+      char amount[24];
+      out.append(amount, std::to_chars(amount, amount + sizeof amount, rows[i].amount).ptr);
     }
   }
-  out.EndObject();
-  out.EndObject();
+  out += "}}";
 }
 
 std::string FormatPodSetAssignment(const engine::Cluster& cluster,

@@ -28,6 +28,10 @@ void WriteScheduleJson(const ClusterState& state, const std::vector<engine::Cycl
 // Shared by schedule and explain: one pod set assignment as JSON / text.
 void WritePodSetAssignmentJson(const engine::Cluster& cluster, const engine::PodSetAssignment& ps,
                                JsonWriter& out);
+// The same JSON object appended to `out` (the replay's admission lines, written without a
+// JsonWriter).
+void AppendPodSetAssignmentJson(const engine::Cluster& cluster, const engine::PodSetAssignment& ps,
+                                std::string& out);
 std::string FormatPodSetAssignment(const engine::Cluster& cluster,
                                    const engine::PodSetAssignment& ps);
 

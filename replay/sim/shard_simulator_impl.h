@@ -115,7 +115,7 @@ struct ShardSimulator::Impl {
   bool logging;
   ShardLog log;
   JsonWriter line_writer;  // reused for every decision line
-  std::string line_text;   // the same, for the lines LogSimple appends without the writer
+  std::string line_text;   // the same, for the lines appended without the writer
   // `now` as decision lines write it, formatted once per instant: a cycle's lines share it.
   std::string_view NowText();
   TimeMicros now_text_time = std::numeric_limits<TimeMicros>::min();
