@@ -113,6 +113,10 @@ class Scheduler {
   // Namespace labels for namespaceSelector; a namespace without an object has only the label
   // kubernetes.io/metadata.name=<name>, as Kubernetes sets it.
   void SetNamespaces(const std::vector<NamespaceSpec>& namespaces);
+  // One namespace added or replaced (a Namespace event), or removed. The scheduler's labels are
+  // the only copy a replay shard keeps (each shard of a thousand-namespace cluster held three).
+  void SetNamespace(const NamespaceSpec& ns);
+  void DeleteNamespace(const std::string& name);
 
   CycleResult RunCycle(TimeMicros now);
 

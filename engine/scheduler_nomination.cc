@@ -93,9 +93,20 @@ void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
   ++namespaces_version_;
   namespace_labels_.clear();
   for (const NamespaceSpec& ns : namespaces) {
-    namespace_labels_[ns.name] = ns.labels;
-    namespace_labels_[ns.name]["kubernetes.io/metadata.name"] = ns.name;
+    SetNamespace(ns);  // a name given twice: the last one wins
   }
+}
+
+void Scheduler::SetNamespace(const NamespaceSpec& ns) {
+  ++namespaces_version_;
+  std::map<std::string, std::string>& labels = namespace_labels_[ns.name];
+  labels = ns.labels;
+  labels["kubernetes.io/metadata.name"] = ns.name;
+}
+
+void Scheduler::DeleteNamespace(const std::string& name) {
+  ++namespaces_version_;
+  namespace_labels_.erase(name);
 }
 
 bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {

@@ -272,7 +272,9 @@ void ShardSimulator::Start(int64_t t) {
   s.stats_start = t;
   s.last_change = t;
   s.cycle_ready_at = t;
-  s.namespaces = s.state.load.spec.namespaces;
+  // The scheduler holds the namespaces' labels (Namespace events edit them there); nothing reads
+  // the manifests' list after this.
+  std::vector<engine::NamespaceSpec>().swap(s.state.load.spec.namespaces);
   s.stats.Start(t);
   s.AdoptInitialWorkloads();
 }

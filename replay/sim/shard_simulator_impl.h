@@ -139,7 +139,6 @@ struct ShardSimulator::Impl {
   TimeMicros cycle_ready_at = 0;
   std::vector<WorkloadId> previous_heads;
   int64_t not_ready = 0;  // admitted workloads whose pods are not ready (blockAdmission)
-  std::vector<engine::NamespaceSpec> namespaces;
 
   // Engine cost.
   LatencyHistogram decision_latency;  // ns per nominated entry, one record per cycle

@@ -288,11 +288,8 @@ bool ShardSimulator::Impl::ApplyConfig(TraceEvent& event, EventError& error) {
       stats.fallbacks().enabled = true;
     }
   } else if (kind == "Namespace") {
-    std::erase_if(namespaces, [&](const auto& n) { return n.name == event.name; });
-    if (!deleted) {
-      namespaces.push_back(o.namespaces[0]);
-    }
-    state.scheduler->SetNamespaces(namespaces);
+    deleted ? state.scheduler->DeleteNamespace(event.name)
+            : state.scheduler->SetNamespace(o.namespaces[0]);
   } else if (deleted) {
     error = Reject(EventErrorReason::kInvalidConfig, "type",
                    fmt::format("deleting a {} is not supported by the replay", kind));

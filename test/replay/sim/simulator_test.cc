@@ -358,6 +358,52 @@ TEST_F(SimulatorTest, QuotaEditMidTraceAdmitsWhatNowFits) {
   EXPECT_EQ(o.report.usage[0].nominal, 8000);
 }
 
+// Namespace events edit the labels a namespaceSelector sees (the scheduler keeps the only copy a
+// shard holds): labels added admit what was pending on them, a namespace deleted keeps only its
+// name label, so the next workload of that namespace stays pending.
+TEST_F(SimulatorTest, NamespaceEventsChangeWhatTheNamespaceSelectorAdmits) {
+  const std::string manifests = R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  namespaceSelector: {matchLabels: {team: a}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: "4"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq, namespace: ns}
+spec: {clusterQueue: cq}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ns}
+)";
+  const std::string labelled =
+      R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns","labels":{"team":"a"}}})";
+  const std::string plain = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns"}})";
+  Outcome o = Replay(manifests, {
+                                    Added(0, WorkloadJson("first", "1"), "10s"),
+                                    Event("MODIFIED", 100, labelled),
+                                    Event("DELETED", 200, plain),
+                                    Added(300, WorkloadJson("second", "1"), "10s"),
+                                });
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.report.events_applied, 4);
+  EXPECT_FALSE(o.Has({R"("type":"Admitted")", "ns/first", TimeField(0)}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/first", TimeField(100)}));
+  EXPECT_FALSE(o.Has({R"("type":"Admitted")", "ns/second"}));
+}
+
 // --- Bad input ---------------------------------------------------------------------------------
 
 // Issue 23, finding 06: "time": 1e14 is rejected as too large, not wrapped to the year 248073
