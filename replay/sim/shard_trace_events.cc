@@ -37,6 +37,9 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
     spec.admission.reset();
   }
   bool active = spec.active;
+  // A trace workload is named by its event's file and line (EventError); the source the parser
+  // gave it is the events file for every workload: not kept (a string per live workload).
+  spec.source = {};
   engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
@@ -166,6 +169,7 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
   Track saved = t;
   queues().Forget(id);
   store().Erase(id);
+  spec.source = {};  // as in ApplyWorkloadAdded
   engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
