@@ -116,15 +116,18 @@ WaitStats WaitSamples::Summarize() const {
     return s;
   }
   if (histogram_.empty()) {
-    std::vector<int64_t> sorted = exact_;
-    std::sort(sorted.begin(), sorted.end());
-    auto at = [&](double p) {
-      return static_cast<double>(sorted[static_cast<size_t>(NearestRank(p, count_) - 1)]) / kMicros;
-    };
-    s.p10 = at(0.10);
-    s.p50 = at(0.50);
-    s.p90 = at(0.90);
-    s.p99 = at(0.99);
+    // The four order statistics, not a sort: each nth_element works on what is above the last
+    // (the ranks only grow), O(n) in all (a report summarises some groups of 4,096 samples; the
+    // sorts were 4 % of a short replay).
+    std::vector<int64_t> values = exact_;
+    auto from = values.begin();
+    for (auto [p, out] : {std::pair{0.10, &s.p10}, std::pair{0.50, &s.p50}, std::pair{0.90, &s.p90},
+                          std::pair{0.99, &s.p99}}) {
+      const auto nth = values.begin() + (NearestRank(p, count_) - 1);
+      std::nth_element(from, nth, values.end());
+      from = nth;
+      *out = static_cast<double>(*nth) / kMicros;
+    }
     return s;
   }
   auto at = [&](double p) {

@@ -46,7 +46,11 @@ void ExpectExactParts(const WaitStats& got, const WaitStats& want) {
 
 TEST(WaitSamples, UpToTheLimitEveryFigureIsExact) {
   std::mt19937_64 rng(7);
-  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{99}, WaitSamples::kExactUpTo}) {
+  // Sizes around the nearest ranks' steps (10, 11, 100, 101), many equal values (zeros): the
+  // percentiles are order statistics picked one after the other (nth_element), each above the
+  // last.
+  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{10}, size_t{11}, size_t{99},
+                   size_t{100}, size_t{101}, size_t{1000}, WaitSamples::kExactUpTo}) {
     std::vector<int64_t> waits = RandomWaits(rng, n);
     WaitSamples samples;
     for (int64_t w : waits) {
@@ -56,9 +60,10 @@ TEST(WaitSamples, UpToTheLimitEveryFigureIsExact) {
     const WaitStats got = samples.Summarize();
     const WaitStats want = SummarizeWaits(waits);
     ExpectExactParts(got, want);
-    EXPECT_EQ(got.p50, want.p50);
-    EXPECT_EQ(got.p90, want.p90);
-    EXPECT_EQ(got.p99, want.p99);
+    EXPECT_EQ(got.p10, want.p10) << n;
+    EXPECT_EQ(got.p50, want.p50) << n;
+    EXPECT_EQ(got.p90, want.p90) << n;
+    EXPECT_EQ(got.p99, want.p99) << n;
   }
 }
 
