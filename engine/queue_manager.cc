@@ -112,11 +112,8 @@ QueueManager::Entry& QueueManager::EnsureEntry(WorkloadId id) {
   return entries_[Index(id)];
 }
 
-QueueManager::CqQueue& QueueManager::EnsureCq(CqId cq) {
-  if (Index(cq) >= cqs_.size()) [[unlikely]] {
-    cqs_.resize(std::max<size_t>(Index(cq) + 1, cluster_.num_cluster_queues()));
-  }
-  return cqs_[Index(cq)];
+void QueueManager::GrowCqs(CqId cq) {
+  cqs_.resize(std::max<size_t>(Index(cq) + 1, cluster_.num_cluster_queues()));
 }
 
 const QueueManager::CqQueue* QueueManager::FindCq(CqId cq) const {
@@ -396,6 +393,9 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
   q.last_requeue_cycle = cycle;
   if (!q.recorded_hashes.empty()) {
     q.recorded_hashes.clear();  // clear() resets every bucket even when empty
+  }
+  if (q.parked.empty() && q.inadmissible.empty()) {
+    return;  // most ClusterQueues of a tree, on most finishes: nothing to move
   }
   const bool filter =
       namespace_filter_ && !(selects_all_namespaces_ && selects_all_namespaces_(cq));

@@ -243,7 +243,14 @@ class QueueManager {
   };
 
   Entry& EnsureEntry(WorkloadId id);
-  CqQueue& EnsureCq(CqId cq);
+  // Inlined: every finish requeues each ClusterQueue of its tree through it.
+  CqQueue& EnsureCq(CqId cq) {
+    if (Index(cq) >= cqs_.size()) [[unlikely]] {
+      GrowCqs(cq);
+    }
+    return cqs_[Index(cq)];
+  }
+  void GrowCqs(CqId cq);
   const CqQueue* FindCq(CqId cq) const;
   bool IsBestEffort(CqId cq) const;
   bool BackoffExpired(const Entry& e, TimeMicros now) const { return now >= e.backoff_until; }
