@@ -49,6 +49,7 @@ function(tally_cc_binary)
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
   if(TALLY_SANITIZE STREQUAL "" AND TARGET mimalloc)
     target_link_libraries(${ARG_NAME} PRIVATE mimalloc)
+    target_compile_definitions(${ARG_NAME} PRIVATE TALLY_WITH_MIMALLOC=1)
   endif()
 endfunction()
 

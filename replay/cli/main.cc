@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "replay/cli/allocator_setup.h"
 #include "replay/cli/commands.h"
 
 #include <CLI/CLI.hpp>
@@ -60,6 +61,7 @@ int Run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  replay::cli::ConfigureAllocator();
   // Nothing below is expected to throw (errors are values); this only turns an unexpected
   // exception, e.g. std::bad_alloc, into a message and a distinct exit status instead of abort().
   try {
