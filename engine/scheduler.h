@@ -33,6 +33,7 @@
 
 #include "engine/base/ids.h"
 #include "engine/base/parallel_loop.h"
+#include "engine/base/string_map.h"
 #include "engine/cluster.h"
 #include "engine/cycle_entry.h"
 #include "engine/flavor_assigner.h"
@@ -187,7 +188,9 @@ class Scheduler {
   WorkloadStore& store_;
   QueueManager& queues_;
   SchedulerOptions options_;
-  std::map<std::string, std::map<std::string, std::string>> namespace_labels_;
+  // By name, hashed: every nomination whose ClusterQueue has a namespaceSelector looks its
+  // workload's namespace up (never iterated, so the order is free).
+  StringMap<std::map<std::string, std::string>> namespace_labels_;
   int64_t cycle_ = 0;
   ParallelLoop* parallel_ = nullptr;
   size_t min_parallel_heads_ = kDefaultMinParallelHeads;
