@@ -57,14 +57,7 @@ void ShardSimulator::Impl::LogSimple(
       AppendJsonString(f.second, line);
       line += ',';
     }
-    line += "\"time\":";
-    AppendJsonString(NowText(), line);
-    line += ",\"type\":";
-    AppendJsonString(type, line);
-    line += ",\"workload\":";
-    AppendJsonString(w.key, line);
-    line += '}';
-    log.Write(now, line);
+    EndLine(type, w);
     return;
   }
   std::array<Field, 8> fields;
@@ -149,7 +142,13 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
     first = false;
     AppendPodSetAssignmentJson(cluster(), ps, line);
   }
-  line += "],\"time\":";
+  line += "],";
+  EndLine(type, w);
+}
+
+void ShardSimulator::Impl::EndLine(std::string_view type, const engine::Workload& w) {
+  std::string& line = line_text;
+  line += "\"time\":";
   AppendJsonString(NowText(), line);
   line += ",\"type\":";
   AppendJsonString(type, line);

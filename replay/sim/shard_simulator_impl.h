@@ -181,6 +181,9 @@ struct ShardSimulator::Impl {
                  std::initializer_list<std::pair<std::string_view, std::string_view>> extra = {});
 
   void LogAdmission(const engine::CycleEntry& entry, std::string_view type);
+  // Appends the keys every line of LogSimple and LogAdmission ends with (time, type, workload)
+  // to `line_text`, closes it and writes it.
+  void EndLine(std::string_view type, const engine::Workload& w);
 
   // --- Workload lifecycle ---
 
