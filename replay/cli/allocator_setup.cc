@@ -14,6 +14,7 @@ void ConfigureAllocator() {
   // mimalloc reads its options from the environment when it starts; an explicit setting there
   // wins over this default. The option is read again for every new segment, so setting it here,
   // after mimalloc started, applies to all but the few segments static initialisers allocated.
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): the first thing main does, before any thread exists
   if (std::getenv("MIMALLOC_LARGE_OS_PAGES") == nullptr) {
     mi_option_set_enabled(mi_option_large_os_pages, true);
   }

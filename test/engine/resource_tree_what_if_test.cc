@@ -22,7 +22,7 @@ namespace engine {
 namespace {
 
 struct Charge {
-  NodeId cq;
+  NodeId cq{};
   std::vector<SlotAmount> usage;
 };
 

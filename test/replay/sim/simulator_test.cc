@@ -526,6 +526,7 @@ TEST_F(SimulatorTest, AnEventObjectThatIsNotJsonIsRejected) {
 // gate refuse such a report. Stopping before the first batch: one batch of 2 lines is replayed.
 TEST_F(SimulatorTest, AStopRequestEndsTheReplayAfterTheCurrentBatch) {
   std::vector<std::string> lines;
+  lines.reserve(6);
   for (int i = 0; i < 6; ++i) {
     lines.push_back(Added(i, WorkloadJson(fmt::format("w{}", i), "1"), "1h"));
   }
