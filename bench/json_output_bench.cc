@@ -2,8 +2,8 @@
 // output"): quoting names (AppendJsonString: plain ASCII, which a decision line almost always
 // holds, then names with bytes to escape and UTF-8), RFC 3339 timestamps (WriteRfc3339), report
 // numbers (RoundedNumber, whole and fractional) and a whole Admitted-shaped line through
-// JsonWriter, and keys written as literals against the same keys as views. bytes/s is of the
-// input text.
+// JsonWriter and appended directly (LogAdmission's way), and keys written as literals against the
+// same keys as views. bytes/s is of the input text.
 //
 //   build/release/bench/json_output_bench --benchmark_repetitions=5
 //   --benchmark_report_aggregates_only
@@ -147,6 +147,42 @@ void BM_AdmittedLine(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AdmittedLine);
+
+// The same line appended directly, keys in order, as LogAdmission has written it since the
+// evening of 2026-11-28 (the same bytes; what the writer's bookkeeping cost is the difference).
+void BM_AdmittedLineAppended(benchmark::State& state) {
+  std::string out;
+  int64_t micros = 1'767'225'600'000'000;
+  char time_text[32];
+  for (auto _ : state) {
+    out.clear();
+    out += "{\"borrowed\":{},\"clusterQueue\":";
+    replay::AppendJsonString("research-vision", out);
+    out += ",\"podSets\":[{\"count\":2,\"flavors\":{";
+    const char* separator = "";
+    for (const char* r : {"cpu", "memory", "nvidia.com/gpu"}) {
+      out += separator;
+      separator = ",";
+      replay::AppendJsonString(r, out);
+      out += ':';
+      replay::AppendJsonString("a100-on-demand", out);
+    }
+    out += "},\"name\":";
+    replay::AppendJsonString("main", out);
+    out += "}],\"time\":";
+    replay::AppendJsonString(
+        std::string_view(time_text, replay::WriteRfc3339(micros, false, time_text)), out);
+    out += ",\"type\":";
+    replay::AppendJsonString("Admitted", out);
+    out += ",\"workload\":";
+    replay::AppendJsonString("team-vision/vision-train-0001", out);
+    out += '}';
+    benchmark::DoNotOptimize(out.data());
+    micros += 1'000'037;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AdmittedLineAppended);
 
 // The keys of a decision line written as string literals (JsonWriter::Key's literal overload:
 // the compiler checks them, KeyPlain appends them) against the same keys as views (checked at run
