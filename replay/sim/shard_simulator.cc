@@ -1,9 +1,7 @@
 #include <algorithm>
-#include <array>
 
 #include "engine/base/check.h"
 #include "engine/base/phase_profile.h"
-#include "engine/base/small_sort.h"
 #include "replay/sim/shard_simulator_impl.h"
 
 namespace replay {
@@ -29,63 +27,29 @@ void ShardSimulator::Impl::LogSimple(
     return;
   }
   engine::PhaseScope profile(engine::Phase::kOutput);
-  // Keys in sorted order: `extra` (a handful) merged with the fixed keys; on a duplicate key the
-  // first given wins, extra before fixed.
+  // Keys in sorted order, appended as they come: clusterQueue, the extra keys (the callers give
+  // them in order, all between "clusterQueue" and "time": message, node, preemptor, reason), then
+  // time, type and workload. The same bytes as a JsonWriter's (the sort and the writer's
+  // bookkeeping were half the cost of a finish's or a preemption's line).
   using Field = std::pair<std::string_view, std::string_view>;
-  // Every call of tally's own gives its extra keys in order, all between "clusterQueue" and
-  // "time" (message, node, preemptor, reason): then the line is the fixed keys around them,
-  // appended as they come, the same bytes as the writer's (a finish or a preemption writes one
-  // of these per workload; the sort and the writer's bookkeeping were half their cost).
-  bool in_order = true;
+  std::string& line = line_text;
+  line.clear();
+  line += '{';
+  if (engine::IsValid(w.cluster_queue)) {
+    line += "\"clusterQueue\":";
+    AppendJsonString(cluster().Name(w.cluster_queue), line);
+    line += ',';
+  }
   std::string_view previous = "clusterQueue";
   for (const Field& f : extra) {
-    in_order = in_order && previous < f.first && f.first < "time";
+    TALLY_DCHECK(previous < f.first && f.first < "time");
     previous = f.first;
+    AppendJsonString(f.first, line);
+    line += ':';
+    AppendJsonString(f.second, line);
+    line += ',';
   }
-  if (in_order) {
-    std::string& line = line_text;
-    line.clear();
-    line += '{';
-    if (engine::IsValid(w.cluster_queue)) {
-      line += "\"clusterQueue\":";
-      AppendJsonString(cluster().Name(w.cluster_queue), line);
-      line += ',';
-    }
-    for (const Field& f : extra) {
-      AppendJsonString(f.first, line);
-      line += ':';
-      AppendJsonString(f.second, line);
-      line += ',';
-    }
-    EndLine(type, w);
-    return;
-  }
-  std::array<Field, 8> fields;
-  size_t count = 0;
-  TALLY_CHECK(extra.size() + 4 <= fields.size());
-  for (const Field& f : extra) {
-    fields[count++] = f;
-  }
-  if (engine::IsValid(w.cluster_queue)) {
-    fields[count++] = {"clusterQueue", cluster().Name(w.cluster_queue)};
-  }
-  fields[count++] = {"time", NowText()};
-  fields[count++] = {"type", type};
-  fields[count++] = {"workload", w.key};
-  engine::SmallStableSort(fields.begin(), fields.begin() + static_cast<std::ptrdiff_t>(count),
-                          [](const Field& a, const Field& b) { return a.first < b.first; });
-  JsonWriter& out = line_writer;
-  out.Clear();
-  out.BeginObject();
-  for (size_t i = 0; i < count; ++i) {
-    if (i > 0 && fields[i].first == fields[i - 1].first) {
-      continue;
-    }
-    out.Key(fields[i].first);
-    out.String(fields[i].second);
-  }
-  out.EndObject();
-  log.Write(now, out.str());
+  EndLine(type, w);
 }
 
 void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::string_view type) {

@@ -114,8 +114,8 @@ struct ShardSimulator::Impl {
   SimulatorOptions options;
   bool logging;
   ShardLog log;
-  JsonWriter line_writer;  // reused for every decision line
-  std::string line_text;   // the same, for the lines appended without the writer
+  std::string line_text;   // reused for every decision line, appended directly
+  JsonWriter line_writer;  // reused for a line's nested values (devices, flavor history)
   // `now` as decision lines write it, formatted once per instant: a cycle's lines share it.
   std::string_view NowText();
   TimeMicros now_text_time = std::numeric_limits<TimeMicros>::min();
@@ -177,6 +177,8 @@ struct ShardSimulator::Impl {
 
   // --- Decisions log ---
 
+  // A line of the fixed keys and `extra`. REQUIRES: the extra keys in sorted order, each after
+  // "clusterQueue" and before "time" (checked in debug builds).
   void LogSimple(std::string_view type, const engine::Workload& w,
                  std::initializer_list<std::pair<std::string_view, std::string_view>> extra = {});
 
