@@ -129,7 +129,7 @@ void QueueManager::CqHeapInsert(CqQueue& q, CqId cq, const GroupNode& node) {
   const auto i = static_cast<uint32_t>(q.heap.size());
   q.heap.push_back(node);
   if (i == 0) {
-    MarkHeap(cq, true);
+    nonempty_heaps_.Set(Index(cq), true);
   }
   GroupSiftUp(q, i);
 }
@@ -138,7 +138,7 @@ void QueueManager::CqHeapEraseAt(CqQueue& q, CqId cq, uint32_t i) {
   const GroupNode last = q.heap.back();
   q.heap.pop_back();
   if (q.heap.empty()) {
-    MarkHeap(cq, false);
+    nonempty_heaps_.Set(Index(cq), false);
   }
   if (i < q.heap.size()) {
     q.heap[i] = last;
@@ -271,16 +271,6 @@ void QueueManager::HeapPush(CqId cq, WorkloadId id) {
   GroupFix(q, group);
 }
 
-void QueueManager::MarkHeap(CqId cq, bool nonempty) {
-  const size_t i = Index(cq);
-  if (i / 64 >= nonempty_heaps_.size()) {
-    nonempty_heaps_.resize(i / 64 + 1, 0);
-  }
-  const uint64_t bit = uint64_t{1} << (i % 64);
-  nonempty_heaps_[i / 64] =
-      nonempty ? nonempty_heaps_[i / 64] | bit : nonempty_heaps_[i / 64] & ~bit;
-}
-
 void QueueManager::HeapErase(WorkloadId id) {
   Entry& e = entries_[Index(id)];
   TALLY_DCHECK(e.location == QueueLocation::kActive);
@@ -336,6 +326,7 @@ void QueueManager::InadmissibleInsert(CqId cq, WorkloadId id) {
   e.group = kNoGroup;
   e.pos = static_cast<uint32_t>(q.inadmissible.size());
   q.inadmissible.push_back(id);
+  MarkRequeueWork(cq);
 }
 
 void QueueManager::InadmissibleErase(CqQueue& q, WorkloadId id) {
@@ -366,6 +357,7 @@ void QueueManager::BulkMoveHash(CqId cq, uint64_t hash) {
   active_count_ -= members;
   q.parked_members += members;
   q.parked.push_back(group);
+  MarkRequeueWork(cq);
 }
 
 void QueueManager::UnparkGroup(CqId cq, uint32_t group, TimeMicros now, bool filter) {

@@ -113,7 +113,11 @@ QueueManager::Entry& QueueManager::EnsureEntry(WorkloadId id) {
 }
 
 void QueueManager::GrowCqs(CqId cq) {
+  const size_t old_size = cqs_.size();
   cqs_.resize(std::max<size_t>(Index(cq) + 1, cluster_.num_cluster_queues()));
+  for (size_t i = old_size; i < cqs_.size(); ++i) {
+    requeue_work_.Set(i, true);  // not requeued since its (absent) last pop
+  }
 }
 
 const QueueManager::CqQueue* QueueManager::FindCq(CqId cq) const {
@@ -303,20 +307,23 @@ const std::vector<CqId>& QueueManager::CqsByName() {
 }
 
 std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
-  PhaseScope profile(Phase::kQueue);
   std::vector<WorkloadId> heads;
+  PopHeads(cycle, heads);
+  return heads;
+}
+
+void QueueManager::PopHeads(int64_t cycle, std::vector<WorkloadId>& heads) {
+  PhaseScope profile(Phase::kQueue);
+  heads.clear();
   // The ClusterQueues with a non-empty heap, from the bitset, in name order (usually a few of
   // many): no pass over every ClusterQueue.
   const std::vector<CqId>& by_name = CqsByName();
   pop_ranks_.clear();
-  for (size_t word = 0; word < nonempty_heaps_.size(); ++word) {
-    for (uint64_t bits = nonempty_heaps_[word]; bits != 0; bits &= bits - 1) {
-      const size_t i = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
-      if (i < name_rank_.size()) {
-        pop_ranks_.push_back(name_rank_[i]);
-      }
+  nonempty_heaps_.ForEach([&](size_t i) {
+    if (i < name_rank_.size()) {
+      pop_ranks_.push_back(name_rank_[i]);
     }
-  }
+  });
   std::sort(pop_ranks_.begin(), pop_ranks_.end());
   for (uint32_t rank : pop_ranks_) {
     const CqId cq = by_name[rank];
@@ -333,10 +340,10 @@ std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
     e.cq = cq;
     ++q.inflight;
     q.requeued_since_pop = false;
+    MarkRequeueWork(cq);
     q.last_pop_cycle = cycle;
     heads.push_back(head);
   }
-  return heads;
 }
 
 void QueueManager::Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, int64_t cycle) {
@@ -383,6 +390,7 @@ void QueueManager::Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, 
   if (best_effort
       && (reason == RequeueReason::kNoFit || reason == RequeueReason::kPreemptionNoCandidates)) {
     q.recorded_hashes.insert(e.hash);
+    MarkRequeueWork(cq);
     BulkMoveHash(cq, e.hash);
   }
 }
@@ -395,7 +403,8 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
     q.recorded_hashes.clear();  // clear() resets every bucket even when empty
   }
   if (q.parked.empty() && q.inadmissible.empty()) {
-    return;  // most ClusterQueues of a tree, on most finishes: nothing to move
+    requeue_work_.Set(Index(cq), false);
+    return;
   }
   const bool filter =
       namespace_filter_ && !(selects_all_namespaces_ && selects_all_namespaces_(cq));
@@ -420,6 +429,8 @@ void QueueManager::RequeueOne(CqId cq, TimeMicros now, int64_t cycle) {
     InadmissibleErase(q, id);
   }
   HeapPushMany(cq, scratch_);
+  // Workloads still in backoff (or another namespace) stay: the next requeue looks again.
+  requeue_work_.Set(Index(cq), !q.parked.empty() || !q.inadmissible.empty());
 }
 
 const std::vector<CqId>& QueueManager::ClusterQueuesUnder(NodeId root) {
@@ -461,9 +472,16 @@ void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
   if (!IsValid(node) || tree.InCycle(node)) {
     return;  // Kueue ignores cohort trees with a cycle until the cycle is removed
   }
-  for (CqId member : ClusterQueuesUnder(tree.Root(node))) {
-    RequeueOne(member, now, cycle);
+  if (cqs_.size() < cluster_.num_cluster_queues()) {
+    GrowCqs(MakeId<CqId>(cluster_.num_cluster_queues() - 1));  // new ones have work: see GrowCqs
   }
+  const NodeId root = tree.Root(node);
+  for (CqId member : ClusterQueuesUnder(root)) {
+    if (requeue_work_.Test(Index(member))) {
+      RequeueOne(member, now, cycle);
+    }
+  }
+  tree_members_[Index(root)].last_requeue_cycle = cycle;
 }
 
 void QueueManager::QueueAllInadmissible(TimeMicros now, int64_t cycle) {
@@ -471,7 +489,10 @@ void QueueManager::QueueAllInadmissible(TimeMicros now, int64_t cycle) {
   for (uint32_t i = 0; i < cluster_.num_cluster_queues(); ++i) {
     CqId cq = MakeId<CqId>(i);
     if (cluster_.Exists(cq) && !cluster_.tree().InCycle(cluster_.ClusterQueueNode(cq))) {
-      RequeueOne(cq, now, cycle);
+      EnsureCq(cq).last_requeue_cycle = cycle;  // RequeueOne may be skipped below
+      if (requeue_work_.Test(i)) {
+        RequeueOne(cq, now, cycle);
+      }
     }
   }
 }
@@ -599,7 +620,19 @@ int64_t QueueManager::LastPopCycle(CqId cq) const {
 
 int64_t QueueManager::LastInadmissibleRequeueCycle(CqId cq) const {
   const CqQueue* q = FindCq(cq);
-  return q == nullptr ? -1 : q->last_requeue_cycle;
+  int64_t last = q == nullptr ? -1 : q->last_requeue_cycle;
+  // QueueInadmissible stamps the tree, not each member it had nothing to do for.
+  if (Index(cq) >= cluster_.num_cluster_queues()) {
+    return last;
+  }
+  const NodeId node = cluster_.ClusterQueueNode(cq);
+  if (IsValid(node) && !cluster_.tree().InCycle(node)) {
+    const size_t root = Index(cluster_.tree().Root(node));
+    if (root < tree_members_.size()) {
+      last = std::max(last, tree_members_[root].last_requeue_cycle);
+    }
+  }
+  return last;
 }
 
 }  // namespace engine

@@ -41,7 +41,8 @@
 // heap of groups over heaps of members): Push, Remove, Requeue, SetPreemptor: O(log n + log g) for
 // n in the group and g groups (plus one hash map operation); a hash bulk move parks the whole
 // group, O(log g); PopHeads O(#CQ + h (log n + log g)) for h heads; QueueInadmissible O(#CQs in
-// the tree + parked groups + workloads parked one by one), a group coming back whole in O(log g).
+// the tree + parked groups + workloads parked one by one), a group coming back whole in O(log g);
+// a ClusterQueue with nothing to requeue costs one bit test (requeue_work_).
 // Hot paths compare integers only, except the uid tie-break.
 //
 // Thread safety: none; owned by one shard, like the Cluster and WorkloadStore it borrows.
@@ -59,6 +60,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/base/dense_bitset.h"
 #include "engine/base/ids.h"
 #include "engine/hash_group_index.h"
 #include "engine/workload_spec.h"
@@ -129,6 +131,8 @@ class QueueManager {
   // Pops one head per ClusterQueue that exists, is active (Cluster::Inactive == kNone) and has a
   // non-empty heap, in ascending CQ name order. The heads become in-flight.
   std::vector<WorkloadId> PopHeads(int64_t cycle);
+  // The same into `heads` (cleared first), whose storage a caller keeps across cycles.
+  void PopHeads(int64_t cycle, std::vector<WorkloadId>& heads);
 
   // End-of-cycle requeue of a head that was not admitted (§5.2); see the file comment. No-op for a
   // workload that is no longer queued (removed since the pop). `cycle` is only checked.
@@ -309,12 +313,14 @@ class QueueManager {
   std::vector<CqQueue> cqs_;    // by CqId
   // Bit Index(cq) set while cqs_[cq].heap is non-empty: PopHeads skips idle ClusterQueues
   // without touching their (large) CqQueue.
-  std::vector<uint64_t> nonempty_heaps_;
-  void MarkHeap(CqId cq, bool nonempty);
-  bool HeapNonEmpty(CqId cq) const {
-    const size_t i = Index(cq);
-    return i / 64 < nonempty_heaps_.size() && ((nonempty_heaps_[i / 64] >> (i % 64)) & 1U) != 0;
-  }
+  DenseBitset nonempty_heaps_;
+  // Bit Index(cq) set when RequeueOne has something to change in cqs_[cq] (never requeued since
+  // its last pop, recorded hashes, parked groups or workloads in its inadmissible set); clear
+  // only when there is nothing. QueueInadmissible skips the others: every finish requeues its
+  // whole tree, and on a congested 200-ClusterQueue tree 95 % of those calls found nothing to do
+  // yet cost 7 % of the replay's instructions, each touching a CqQueue.
+  DenseBitset requeue_work_;
+  void MarkRequeueWork(CqId cq) { requeue_work_.Set(Index(cq), true); }
   std::vector<Group> groups_;
   std::vector<uint32_t> free_groups_;
   HashGroupIndex group_index_;                          // the unparked groups
@@ -336,6 +342,8 @@ class QueueManager {
     uint64_t structure_version = UINT64_MAX;
     uint64_t config_version = UINT64_MAX;
     std::vector<CqId> cluster_queues;
+    int64_t last_requeue_cycle = -1;  // of QueueInadmissible on this tree (a member skipped
+                                      // by requeue_work_ keeps an older CqQueue stamp)
   };
   std::vector<TreeMembers> tree_members_;
   const std::vector<CqId>& ClusterQueuesUnder(NodeId root);

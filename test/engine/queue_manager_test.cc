@@ -240,6 +240,22 @@ TEST_F(QueueManagerTest, InadmissibleRequeueBeforeThePopDoesNotCount) {
   EXPECT_EQ(queues_->Location(w), L::kInadmissible);
 }
 
+// QueueInadmissible skips ClusterQueues it has nothing to do for (requeue_work_); a pop must
+// give the CQ work again, or the requeue after it would be missed.
+TEST_F(QueueManagerTest, InadmissibleRequeueAfterAPopCountsAgain) {
+  Cq("cq");
+  Build();
+  WorkloadId w = Push("w", "cq");
+  for (int round = 0; round < 3; ++round) {
+    queues_->QueueInadmissible(Id("cq"), kNow, cycle_);  // nothing to move: the CQ is idle now
+    PopOne("cq");
+    queues_->QueueInadmissible(Id("cq"), kNow, cycle_);  // a finish after the pop
+    EXPECT_EQ(queues_->LastInadmissibleRequeueCycle(Id("cq")), cycle_);
+    queues_->Requeue(w, R::kNoFit, kNow, cycle_);
+    EXPECT_EQ(queues_->Location(w), L::kActive) << "round " << round;
+  }
+}
+
 TEST_F(QueueManagerTest, InadmissibleRequeueInAnotherTreeDoesNotCount) {
   Cq("cq");
   Cq("other");
