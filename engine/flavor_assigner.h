@@ -147,5 +147,11 @@ std::vector<ResourceId> ResourcesWithoutFlavor(const Cluster& cluster, CqId cq,
 // REQUIRES: request.workload, cluster and tree set; request.cq exists.
 // `oracle` may be nullptr: every preemption then has no candidates.
 Assignment AssignFlavors(const AssignRequest& request, PreemptionOracle* oracle);
+// The same into `out`, whatever it held, reusing the storage of its vectors (a nomination's
+// allocations were a tenth of its cost). REQUIRES: request.pinned and request.resume do not
+// point into `out`.
+void AssignFlavorsInto(const AssignRequest& request, PreemptionOracle* oracle, Assignment& out);
+// Makes `a` equal to Assignment{} and keeps the storage of its top-level vectors.
+void ClearKeepingStorage(Assignment& a);
 
 }  // namespace engine

@@ -120,6 +120,9 @@ class Scheduler {
   void DeleteNamespace(const std::string& name);
 
   CycleResult RunCycle(TimeMicros now);
+  // Gives a cycle's result back once read: the next cycles reuse its entries' storage (a memo
+  // hit is then a copy into vectors that already have room, not a dozen allocations).
+  void Recycle(CycleResult&& result);
 
   // Nomination of one workload at this instant, without side effects (for `tally explain`).
   CycleEntry Evaluate(WorkloadId id, TimeMicros now);
@@ -154,6 +157,8 @@ class Scheduler {
   // Read-only on the scheduler's state (what-ifs go through `preemptors`): safe to call from
   // several threads at once with different sources.
   CycleEntry Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const;
+  // The same into `entry`, whatever it held, reusing its storage.
+  void NominateInto(WorkloadId id, internal::PreemptorSource& preemptors, CycleEntry& entry) const;
   // What NominateMemoised leaves for the sequential write-back into the memo.
   struct MemoUpdate {
     enum class Kind : uint8_t { kNotMemoised, kHit, kMiss };
@@ -163,9 +168,10 @@ class Scheduler {
     bool scan_outdated = false;
     NominationVersions versions;
   };
-  // Nominate through the memo (read-only on it; safe on several threads like Nominate).
-  CycleEntry NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
-                              MemoUpdate& update) const;
+  // Nominate through the memo into `out` (read-only on the memo; safe on several threads like
+  // Nominate). `out` may hold an entry of an earlier cycle: a hit copies over it in place.
+  void NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors, MemoUpdate& update,
+                        CycleEntry& out) const;
   // Nominates `heads` into `entries` (same index), in parallel when that pays.
   void NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now, Preemptor& preemptor,
                    std::vector<CycleEntry>& entries);
@@ -183,6 +189,8 @@ class Scheduler {
   // leaves the tree as it found it. For the debug-build invariant check of RunCycle.
   std::vector<Quantity> HeadroomWithoutEvicting();
   void Admit(CycleEntry& entry, TimeMicros now);
+  // Step 3 of RunCycle: the cycle's global order.
+  void SortEntries(std::vector<CycleEntry>& entries);
 
   Cluster& cluster_;
   WorkloadStore& store_;
@@ -198,6 +206,20 @@ class Scheduler {
   PreemptionSearchStats preemption_stats_;
   NominationMemo memo_;
   std::vector<MemoUpdate> memo_updates_;  // by head, reused across cycles
+  std::vector<uint32_t> entry_order_;     // SortEntries' scratch
+  // RunCycle's storage, kept across cycles (a congested replay runs one cycle per few
+  // microseconds of work, and these were 7 allocations each).
+  std::vector<CycleEntry> spare_entries_;   // from Recycle
+  std::vector<CycleEntry> spare_pool_;      // NominateAll: entries a smaller cycle did not use
+  std::vector<CycleEntry> sorted_scratch_;  // SortEntries
+  std::vector<WorkloadId> heads_;
+  std::vector<WorkloadId> claimed_;
+  std::vector<WorkloadId> victims_;
+  std::vector<SlotAmount> reserve_;
+  // Usage charged for the rest of the cycle only: (node, end in temporary_usage_), undone at
+  // cycle end.
+  std::vector<std::pair<NodeId, size_t>> temporary_;
+  std::vector<SlotAmount> temporary_usage_;
   uint64_t namespaces_version_ = 0;
 };
 

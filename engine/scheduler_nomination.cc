@@ -187,7 +187,10 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
   int64_t lo = 0;
   int64_t hi = total + 1;
   int64_t last_ok = -1;
-  Assignment best;
+  // Per thread and reused (Nominate runs on several threads): each try assigns into `trial`, the
+  // best so far is swapped into `best`, so no try allocates once warm.
+  thread_local Assignment trial;
+  thread_local Assignment best;
   std::vector<PreemptionTarget> best_targets;
   while (lo < hi) {
     int64_t h = lo + (hi - lo) / 2;
@@ -196,72 +199,87 @@ void Scheduler::TryPartialAdmission(const Workload& w, CycleEntry& entry,
       counts.push_back(static_cast<int32_t>(w.pod_sets[i].count - delta[i] * h / total));
     }
     req.counts = counts;
-    Assignment a = AssignFlavors(req, &preemptors);
-    bool ok = a.Mode() == AssignmentMode::kFit;
+    AssignFlavorsInto(req, &preemptors, trial);
+    bool ok = trial.Mode() == AssignmentMode::kFit;
     std::vector<PreemptionTarget> targets;
-    if (!ok && a.Mode() == AssignmentMode::kPreempt) {
-      targets = preemptors.Get().GetTargets(w, entry.cq, a);
+    if (!ok && trial.Mode() == AssignmentMode::kPreempt) {
+      targets = preemptors.Get().GetTargets(w, entry.cq, trial);
       ok = !targets.empty();
     }
     if (ok) {
       hi = h;
       last_ok = h;
-      best = std::move(a);
+      std::swap(best, trial);
       best_targets = std::move(targets);
     } else {
       lo = h + 1;
     }
   }
   if (last_ok >= 0 && lo == last_ok) {
-    entry.assignment = std::move(best);
+    std::swap(entry.assignment, best);
     entry.targets = std::move(best_targets);
     entry.partial = true;
   }
 }
 
 CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preemptors) const {
+  CycleEntry entry;
+  NominateInto(id, preemptors, entry);
+  return entry;
+}
+
+void Scheduler::NominateInto(WorkloadId id, internal::PreemptorSource& preemptors,
+                             CycleEntry& entry) const {
   PhaseScope profile(Phase::kNominate);
   const Workload& w = std::as_const(store_).Get(id);
-  CycleEntry entry;
+  // Every field as in CycleEntry{}; the vectors keep their storage.
   entry.workload = id;
   entry.cq = w.cluster_queue;
+  entry.targets.clear();
+  entry.outcome = EntryOutcome::kInadmissible;
+  entry.reason = RequeueReason::kGeneric;
+  entry.message.clear();
+  entry.misconfigured = false;
+  entry.partial = false;
+  entry.checks_pending = false;
+  auto not_nominated = [&entry](RequeueReason reason) {
+    ClearKeepingStorage(entry.assignment);
+    entry.outcome = EntryOutcome::kNotNominated;
+    entry.reason = reason;
+  };
   for (const AdmissionCheckStateSpec& check : w.spec->admission_checks) {
     if (check.state == CheckState::kRetry || check.state == CheckState::kRejected) {
-      entry.outcome = EntryOutcome::kNotNominated;
-      entry.reason = RequeueReason::kGeneric;
+      not_nominated(RequeueReason::kGeneric);
       entry.message = fmt::format("The workload has failed admission checks");
-      return entry;
+      return;
     }
   }
   if (cluster_.tree().InCycle(cluster_.ClusterQueueNode(w.cluster_queue))) [[unlikely]] {
     // Kueue keeps every ClusterQueue of a tree with a cohort cycle inactive (§4.3); heads are
     // never popped from it, so only Evaluate (`tally explain`) gets here. Answer before any walk
     // up the (endless) parent chain.
-    entry.outcome = EntryOutcome::kNotNominated;
-    entry.reason = RequeueReason::kGeneric;
+    not_nominated(RequeueReason::kGeneric);
     entry.message = fmt::format(
         "ClusterQueue {} cannot admit: cohorts {} form a cycle (Kueue keeps every ClusterQueue "
         "of that tree inactive)",
         cluster_.Name(w.cluster_queue), cluster_.CohortCycle(w.cluster_queue));
-    return entry;
+    return;
   }
   if (!NamespaceMatches(w, w.cluster_queue)) {
-    entry.outcome = EntryOutcome::kNotNominated;
-    entry.reason = RequeueReason::kNamespaceMismatch;
+    not_nominated(RequeueReason::kNamespaceMismatch);
     // Kueue's workload.ErrNamespaceMismatch (pkg/workload/resources.go), lower case as Go errors
     // are.
     entry.message = "workload namespace doesn't match ClusterQueue selector";
     entry.misconfigured = true;
-    return entry;
+    return;
   }
   // Then ValidateResources, still inside Kueue's ValidateAdmissibility (pkg/workload/resources.go)
   // and before any flavor is tried: the requeue reason stays Generic (scheduler.go: nominate).
   if (!w.invalid_resources.empty()) {
-    entry.outcome = EntryOutcome::kNotNominated;
-    entry.reason = RequeueReason::kGeneric;
+    not_nominated(RequeueReason::kGeneric);
     entry.message = w.invalid_resources;
     entry.misconfigured = true;
-    return entry;
+    return;
   }
   const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan;
   AssignRequest req;
@@ -274,7 +292,7 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   req.fair_sharing = cluster_.configuration().fair_sharing;
   req.scheduling_cycle = cycle_;
   req.explain = options_.explain;
-  entry.assignment = AssignFlavors(req, &preemptors);
+  AssignFlavorsInto(req, &preemptors, entry.assignment);
   if (entry.assignment.Mode() == AssignmentMode::kPreempt) {
     entry.targets = preemptors.Get().GetTargets(w, w.cluster_queue, entry.assignment);
   }
@@ -288,7 +306,6 @@ CycleEntry Scheduler::Nominate(WorkloadId id, internal::PreemptorSource& preempt
   if (options_.explain) {
     entry.message = entry.assignment.Message();
   }
-  return entry;
 }
 
 CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
@@ -319,13 +336,14 @@ void Scheduler::SetParallelLoop(ParallelLoop* loop, size_t min_heads) {
   workers_.clear();
 }
 
-CycleEntry Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
-                                       MemoUpdate& update) const {
+void Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
+                                 MemoUpdate& update, CycleEntry& out) const {
   update = MemoUpdate{};
   const Workload& w = std::as_const(store_).Get(id);
   if (options_.nomination_memo == NominationMemoMode::kOff || !w.fallback.empty()
       || cluster_.devices().HasClasses()) {
-    return Nominate(id, preemptors);
+    NominateInto(id, preemptors, out);
+    return;
   }
   update.versions = {cluster_.tree().state_version(), store_.reservation_version(),
                      cluster_.config_version(), namespaces_version_};
@@ -333,27 +351,39 @@ CycleEntry Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource&
   const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated);
   if (stored != nullptr && options_.nomination_memo == NominationMemoMode::kOn) {
     update.kind = MemoUpdate::Kind::kHit;
-    CycleEntry entry = *stored;
-    entry.assignment.last_state.scheduling_cycle = cycle_;  // the only field that moves
-    return entry;
+    out = *stored;
+    out.assignment.last_state.scheduling_cycle = cycle_;  // the only field that moves
+    return;
   }
   const uint64_t searches_before = preemptors.FullSearches();
-  CycleEntry entry = Nominate(id, preemptors);
+  NominateInto(id, preemptors, out);
   if (stored != nullptr) {  // kVerify
     update.kind = MemoUpdate::Kind::kHit;
     CycleEntry reused = *stored;
     reused.assignment.last_state.scheduling_cycle = cycle_;
-    update.mismatch = EntryFingerprint(reused) != EntryFingerprint(entry);
+    update.mismatch = EntryFingerprint(reused) != EntryFingerprint(out);
   } else {
     update.kind = MemoUpdate::Kind::kMiss;
   }
   update.store = preemptors.FullSearches() == searches_before;
-  return entry;
 }
 
 void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now,
                             Preemptor& preemptor, std::vector<CycleEntry>& entries) {
-  entries.resize(heads.size());
+  // One entry per head, from entries of earlier cycles whose vectors have room (the number of
+  // heads varies from cycle to cycle: a resize would free what a smaller cycle does not use).
+  while (entries.size() > heads.size()) {
+    spare_pool_.push_back(std::move(entries.back()));
+    entries.pop_back();
+  }
+  while (entries.size() < heads.size()) {
+    if (spare_pool_.empty()) {
+      entries.emplace_back();
+    } else {
+      entries.push_back(std::move(spare_pool_.back()));
+      spare_pool_.pop_back();
+    }
+  }
   memo_updates_.resize(heads.size());
   // The memo's counters and stores, sequentially, once every head is nominated.
   auto write_back = [&] {
@@ -377,7 +407,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
   if (slots < 2 || heads.size() < std::max<size_t>(min_parallel_heads_, 2)) {
     SharedPreemptor source(preemptor);
     for (size_t i = 0; i < heads.size(); ++i) {
-      entries[i] = NominateMemoised(heads[i], source, memo_updates_[i]);
+      NominateMemoised(heads[i], source, memo_updates_[i], entries[i]);
     }
     write_back();
     return;
@@ -391,7 +421,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
     worker->StartCycle(now);
   }
   parallel_->Run(heads.size(), [&](size_t slot, size_t i) {
-    entries[i] = NominateMemoised(heads[i], *workers_[slot], memo_updates_[i]);
+    NominateMemoised(heads[i], *workers_[slot], memo_updates_[i], entries[i]);
   });
   for (auto& worker : workers_) {
     preemption_stats_ += worker->Stats();

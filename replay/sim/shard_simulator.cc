@@ -135,7 +135,8 @@ void ShardSimulator::Impl::RunOneCycle() {
     decision_latency.Record(per, static_cast<int64_t>(r.entries.size()));
   }
   int64_t admitted = 0;
-  std::vector<WorkloadId> heads;
+  std::vector<WorkloadId>& heads = heads_scratch;
+  heads.clear();
   bool pending_scans = false;
   for (const engine::CycleEntry& e : r.entries) {
     heads.push_back(e.workload);
@@ -168,7 +169,7 @@ void ShardSimulator::Impl::RunOneCycle() {
     BeginRelease(ev.victim, ReleaseCause::kPreempted);
   }
   bool progressed = r.changed || pending_scans || (queues().HasActive() && heads != previous_heads);
-  previous_heads = std::move(heads);
+  std::swap(previous_heads, heads);  // both keep their storage
   cycles_needed = progressed && !r.entries.empty();
   if (++cycles_at_instant == kMaxCyclesPerInstant) {
     stats.OnCycleLimit();  // no more cycles until the clock moves (AdvanceTo)
@@ -181,6 +182,7 @@ void ShardSimulator::Impl::RunOneCycle() {
                                             / options.control_plane.max_admissions_per_second)));
   }
   cycle_ready_at = next;
+  state.scheduler->Recycle(std::move(r));
 }
 
 bool ShardSimulator::Impl::CyclesAllowed() const {

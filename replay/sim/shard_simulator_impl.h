@@ -138,6 +138,7 @@ struct ShardSimulator::Impl {
   int64_t cycles_at_instant = 0;
   TimeMicros cycle_ready_at = 0;
   std::vector<WorkloadId> previous_heads;
+  std::vector<WorkloadId> heads_scratch;  // RunOneCycle's, swapped with previous_heads
   int64_t not_ready = 0;  // admitted workloads whose pods are not ready (blockAdmission)
 
   // Engine cost.
