@@ -193,12 +193,9 @@ void ReplayStats::OnEvicted(const std::string& reason, CqId /*cq*/) {
   ++report_.evictions_by_reason[reason];
 }
 
-void ReplayStats::PadSeries(CqSeries& s, size_t samples) {
+void ReplayStats::PadSeries(std::vector<SamplePoint>& s, size_t samples) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  s.pending.resize(samples, nan);
-  s.running.resize(samples, nan);
-  s.utilisation.resize(samples, nan);
-  s.mean_wait.resize(samples, nan);
+  s.resize(samples, SamplePoint{nan, nan, nan, nan});
 }
 
 void ReplayStats::RecordSample() {
@@ -210,23 +207,20 @@ void ReplayStats::RecordSample() {
   }
   for (uint32_t i = 0; i < cluster.num_cluster_queues(); ++i) {
     CqId cq = engine::MakeId<CqId>(i);
-    CqSeries& s = series_[i];
+    std::vector<SamplePoint>& s = series_[i];
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const bool exists = cluster.Exists(cq);
-    if (!exists && s.pending.empty()) {
+    if (!exists && s.empty()) {
       // Not in this shard (yet): every shard's cluster numbers all ClusterQueues, and NaN rows
       // for the others cost 20 shards x 200 ClusterQueues x 4 values per sample on the issue's
       // moderate trace (2.7 % of its CPU). Padded when it appears, or in Finish.
       continue;
     }
-    if (s.pending.size() != index) [[unlikely]] {  // a ClusterQueue created since the last sample
+    if (s.size() != index) [[unlikely]] {  // a ClusterQueue created since the last sample
       PadSeries(s, index);
     }
     if (!exists) {
-      s.pending.push_back(nan);
-      s.running.push_back(nan);
-      s.utilisation.push_back(nan);
-      s.mean_wait.push_back(nan);
+      s.push_back(SamplePoint{nan, nan, nan, nan});
       continue;
     }
     CqAccum& acc = Cq(cq);
@@ -236,13 +230,12 @@ void ReplayStats::RecordSample() {
         util = std::max(util, static_cast<double>(a.usage) / static_cast<double>(a.nominal));
       }
     }
-    s.pending.push_back(static_cast<float>(state_.queues->PendingCount(cq)));
-    s.running.push_back(static_cast<float>(state_.store->Admitted(cq).size()));
-    s.utilisation.push_back(static_cast<float>(util));
-    s.mean_wait.push_back(
+    s.push_back(SamplePoint{
+        static_cast<float>(state_.queues->PendingCount(cq)),
+        static_cast<float>(state_.store->Admitted(cq).size()), static_cast<float>(util),
         acc.window_waits == 0
             ? nan
-            : static_cast<float>(acc.window_wait_sum / static_cast<double>(acc.window_waits)));
+            : static_cast<float>(acc.window_wait_sum / static_cast<double>(acc.window_waits))});
     acc.window_wait_sum = 0;
     acc.window_waits = 0;
   }
@@ -258,11 +251,8 @@ void ReplayStats::RecordSample() {
       v.resize(j);
     };
     halve(sample_times_);
-    for (CqSeries& s : series_) {
-      halve(s.pending);
-      halve(s.running);
-      halve(s.utilisation);
-      halve(s.mean_wait);
+    for (std::vector<SamplePoint>& s : series_) {
+      halve(s);
     }
     for (auto& [name, c] : class_series_) {
       halve(c.allocatable);
@@ -378,10 +368,19 @@ void ReplayStats::Finish(TimeMicros end, TimeMicros sample_until, ReplayReport& 
       report.usage.push_back(std::move(u));
     }
     if (i < series_.size()) {
-      CqSeries s = series_[i];
-      PadSeries(s, sample_times_.size());  // created after the last sample
+      std::vector<SamplePoint> points = series_[i];
+      PadSeries(points, sample_times_.size());  // created after the last sample
+      CqSeries& s = report.series.emplace_back();
       s.name = name;
-      report.series.push_back(std::move(s));
+      for (std::vector<float>* v : {&s.pending, &s.running, &s.utilisation, &s.mean_wait}) {
+        v->reserve(points.size());
+      }
+      for (const SamplePoint& p : points) {
+        s.pending.push_back(p.pending);
+        s.running.push_back(p.running);
+        s.utilisation.push_back(p.utilisation);
+        s.mean_wait.push_back(p.mean_wait);
+      }
     }
   }
   auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
