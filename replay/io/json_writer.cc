@@ -252,11 +252,19 @@ void JsonWriter::RoundedNumber(double value) {
   }
   // Six significant digits, correctly rounded (as printf's %.6g), through a stack buffer: reports
   // write many thousands of these.
-  char text[40];
-  auto [end, ec] = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
-  double rounded = 0;
-  std::from_chars(text, end, rounded);
-  Double(rounded == 0 ? 0.0 : rounded);
+  if (value != last_rounded_) {
+    char text[40];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
+    double rounded = 0;
+    std::from_chars(text, end, rounded);
+    // Double's form (fmt's shortest round trip) of the rounded value.
+    char* text_end =
+        fmt::format_to(last_rounded_text_, FMT_COMPILE("{}"), rounded == 0 ? 0.0 : rounded);
+    last_rounded_size_ = static_cast<size_t>(text_end - last_rounded_text_);
+    last_rounded_ = value;
+  }
+  BeforeValue();
+  out_.append(last_rounded_text_, last_rounded_size_);
 }
 
 }  // namespace replay

@@ -84,6 +84,12 @@ class JsonWriter {
   // One flag per open container: whether it already holds an element.
   std::vector<bool> has_element_;
   bool after_key_ = false;
+  // RoundedNumber's last non-integral value and its text: a report series repeats its previous
+  // value most of the time (62 % of the fractional values of a congested replay's report), and
+  // rounding one costs three conversions.
+  double last_rounded_ = 0;  // 0 never takes that path (integral)
+  char last_rounded_text_[40] = {};
+  size_t last_rounded_size_ = 0;
 };
 
 // Appends `s` as a JSON string literal (quotes included, RFC 8259 escaping) to `out`.

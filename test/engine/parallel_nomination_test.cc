@@ -183,6 +183,28 @@ std::vector<std::string> Describe(const Engine& e, const CycleResult& r) {
   return lines;
 }
 
+// Arrivals in batches of 40 (the same workloads in both engines), so that queues build up and
+// later cycles have many heads.
+void ArriveBatch(Engine& a, Engine& b, size_t& arrived) {
+  for (size_t end = std::min(arrived + 40, a.ids.size()); arrived < end; ++arrived) {
+    a.queues.Push(a.ids[arrived]);
+    b.queues.Push(b.ids[arrived]);
+  }
+}
+
+// Some admitted workloads finish (the same ones in both engines): capacity frees up.
+void FinishSome(Engine& a, Engine& b, size_t arrived, TimeMicros now, std::mt19937_64& rng) {
+  std::bernoulli_distribution finishes(0.08);
+  for (size_t i = 0; i < arrived; ++i) {
+    if (a.store.Get(a.ids[i]).quota_reserved && finishes(rng)) {
+      a.store.Release(a.ids[i]);
+      b.store.Release(b.ids[i]);
+      a.queues.QueueAllInadmissible(now, a.scheduler.cycle());
+      b.queues.QueueAllInadmissible(now, b.scheduler.cycle());
+    }
+  }
+}
+
 class ParallelNominationTest : public ::testing::TestWithParam<uint64_t> {};
 
 TEST_P(ParallelNominationTest, SameCyclesAsSequentialNomination) {
@@ -196,11 +218,7 @@ TEST_P(ParallelNominationTest, SameCyclesAsSequentialNomination) {
   int64_t preempting = 0;
   int64_t admitted = 0;
   for (int cycle = 0; cycle < 60; ++cycle) {
-    // Arrivals in batches, so that queues build up and later cycles have many heads.
-    for (size_t end = std::min(arrived + 40, sequential.ids.size()); arrived < end; ++arrived) {
-      sequential.queues.Push(sequential.ids[arrived]);
-      parallel.queues.Push(parallel.ids[arrived]);
-    }
+    ArriveBatch(sequential, parallel, arrived);
     const TimeMicros now = cycle * 1'000'000LL;
     CycleResult a = sequential.scheduler.RunCycle(now);
     CycleResult b = parallel.scheduler.RunCycle(now);
@@ -209,16 +227,7 @@ TEST_P(ParallelNominationTest, SameCyclesAsSequentialNomination) {
       preempting += entry.outcome == EntryOutcome::kPreempting ? 1 : 0;
       admitted += entry.outcome == EntryOutcome::kAdmitted ? 1 : 0;
     }
-    // Some admitted workloads finish (the same ones in both engines): capacity frees up.
-    std::bernoulli_distribution finishes(0.08);
-    for (size_t i = 0; i < arrived; ++i) {
-      if (sequential.store.Get(sequential.ids[i]).quota_reserved && finishes(rng)) {
-        sequential.store.Release(sequential.ids[i]);
-        parallel.store.Release(parallel.ids[i]);
-        sequential.queues.QueueAllInadmissible(now, sequential.scheduler.cycle());
-        parallel.queues.QueueAllInadmissible(now, parallel.scheduler.cycle());
-      }
-    }
+    FinishSome(sequential, parallel, arrived, now, rng);
   }
   // The scenario exercised what it is meant to: admissions, preemptions, parallel cycles.
   EXPECT_GT(admitted, 50);
@@ -240,10 +249,7 @@ TEST_P(ParallelNominationTest, RecycledEntriesDecideAsFreshOnes) {
   size_t arrived = 0;
   int64_t entries = 0;
   for (int cycle = 0; cycle < 60; ++cycle) {
-    for (size_t end = std::min(arrived + 40, fresh.ids.size()); arrived < end; ++arrived) {
-      fresh.queues.Push(fresh.ids[arrived]);
-      recycling.queues.Push(recycling.ids[arrived]);
-    }
+    ArriveBatch(fresh, recycling, arrived);
     const TimeMicros now = cycle * 1'000'000LL;
     // Three cycles at the same instant, every inadmissible head back between them: heads of
     // every kind (fit, preempting, inadmissible, partial) land in entries used before.
@@ -256,15 +262,7 @@ TEST_P(ParallelNominationTest, RecycledEntriesDecideAsFreshOnes) {
       fresh.queues.QueueAllInadmissible(now, fresh.scheduler.cycle());
       recycling.queues.QueueAllInadmissible(now, recycling.scheduler.cycle());
     }
-    std::bernoulli_distribution finishes(0.08);
-    for (size_t i = 0; i < arrived; ++i) {
-      if (fresh.store.Get(fresh.ids[i]).quota_reserved && finishes(rng)) {
-        fresh.store.Release(fresh.ids[i]);
-        recycling.store.Release(recycling.ids[i]);
-        fresh.queues.QueueAllInadmissible(now, fresh.scheduler.cycle());
-        recycling.queues.QueueAllInadmissible(now, recycling.scheduler.cycle());
-      }
-    }
+    FinishSome(fresh, recycling, arrived, now, rng);
   }
   EXPECT_GT(entries, 1000);  // many entries, so most nominations land in a used one
 }

@@ -110,6 +110,18 @@ TEST(JsonWriterTest, RoundedNumberKeepsSixSignificantDigits) {
   EXPECT_EQ(w.str(), "[0.3,123457000,0.666667,0,0,null,null,1234560]");
 }
 
+// RoundedNumber keeps the text of its last non-integral value (report series repeat theirs):
+// a repeat, a different value in between, and the first again each get their own digits.
+TEST(JsonWriterTest, RoundedNumberRepeatsAndAlternations) {
+  JsonWriter w;
+  w.BeginArray();
+  for (double v : {2.0 / 3.0, 2.0 / 3.0, 0.25, 2.0 / 3.0, 7.0, 2.0 / 3.0, 1e-7 / 3, 1e-7 / 3}) {
+    w.RoundedNumber(v);
+  }
+  w.EndArray();
+  EXPECT_EQ(w.str(), "[0.666667,0.666667,0.25,0.666667,7,0.666667,3.33333e-08,3.33333e-08]");
+}
+
 // RoundedNumber's shortcut for integral values writes what the general path writes: to_chars'
 // six significant digits, read back, in Double's shortest form.
 TEST(JsonWriterTest, RoundedIntegersAsTheGeneralPath) {
