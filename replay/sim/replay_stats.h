@@ -121,6 +121,8 @@ class ReplayStats {
     double window_wait_sum = 0;  // seconds, admissions since the last sample
     int64_t window_waits = 0;
     bool counted = false;  // its slots' figures are in flavors_' sums
+    // The cluster's configuration version `slots` were last checked against DeclaredSlots at.
+    uint64_t slots_version = ~uint64_t{0};
   };
 
   static uint32_t Intern(engine::StringMap<uint32_t>& table, std::string_view key);
@@ -162,6 +164,10 @@ class ReplayStats {
   engine::TimeMicros next_sample_ = 0;
   std::vector<double> sample_times_;
   std::vector<std::vector<SamplePoint>> series_;  // by CqId
+  // The ClusterQueues a sample records, in id order: those that exist in this shard. Rebuilt
+  // when the cluster's configuration version moves.
+  std::vector<uint32_t> sampled_;
+  uint64_t sampled_config_version_ = ~uint64_t{0};
   FlavorSeriesRecorder flavors_;
   std::map<std::string, ReplayReport::ResourceClassFigures> class_series_;
 };

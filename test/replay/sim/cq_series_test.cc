@@ -78,5 +78,43 @@ TEST(CqSeriesTest, AClusterQueueCreatedMidTraceIsPaddedToEverySample) {
   }
 }
 
+// A ClusterQueue deleted during the trace and created again keeps one series: values while it
+// exists, NaN while it does not. The samples record a list of the shard's ClusterQueues, rebuilt
+// when the configuration changes; the deleted one stays on it because its series has started.
+// (A ClusterQueue that does not exist at the end is left out of the report.)
+TEST(CqSeriesTest, AClusterQueueDeletedAndCreatedAgainHasNaNWhileItIsGone) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    testing::ReplayHarness harness;
+    SimulatorOptions options;
+    options.threads = threads;
+    Outcome o = harness.Replay(Manifests("4"),
+                               {
+                                   Added(0, WorkloadJson("a", "2"), "3m"),
+                                   Event("ADDED", 30, ClusterQueueJson("late")),
+                                   Event("DELETED", 90, ClusterQueueJson("late")),
+                                   Event("ADDED", 150, ClusterQueueJson("late")),
+                                   Added(150, WorkloadJson("b", "2"), "1m"),
+                               },
+                               options);
+    ASSERT_TRUE(o.completed);
+    const ReplayReport& r = o.report;
+    ASSERT_GT(r.sample_times.size(), 150u);
+    const CqSeries* late = Find(r, "late");
+    ASSERT_NE(late, nullptr);
+    ASSERT_EQ(late->running.size(), r.sample_times.size());
+    size_t present = 0;
+    for (size_t i = 0; i < r.sample_times.size(); ++i) {
+      SCOPED_TRACE(r.sample_times[i]);
+      const double t = r.sample_times[i];
+      const bool existed = (t > 30 && t <= 90) || t > 150;
+      EXPECT_EQ(std::isnan(late->running[i]), !existed);
+      EXPECT_EQ(std::isnan(late->pending[i]), !existed);
+      present += existed ? 1 : 0;
+    }
+    EXPECT_GT(present, 80u);
+  }
+}
+
 }  // namespace
 }  // namespace replay
