@@ -240,6 +240,46 @@ size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
   return size;
 }
 
+std::string_view Rfc3339Text::Format(int64_t micros) {
+  constexpr int64_t kMicrosPerDay = kSecondsPerDay * kMicrosPerSecond;
+  if (day_start_ != kNoDay && micros >= day_start_ && micros - day_start_ < kMicrosPerDay) {
+    const int64_t in_day_micros = micros - day_start_;
+    const int64_t in_day = in_day_micros / kMicrosPerSecond;
+    const int64_t fraction = in_day_micros % kMicrosPerSecond;
+    auto put = [this](size_t at, int64_t value, int width) {
+      for (int i = width - 1; i >= 0; --i) {
+        text_[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
+        value /= 10;
+      }
+    };
+    put(11, in_day / 3600, 2);
+    put(14, in_day / 60 % 60, 2);
+    put(17, in_day % 60, 2);
+    size_t size = 19;
+    if (fraction != 0) {
+      text_[size++] = '.';
+      put(size, fraction, 6);
+      size += 6;
+    }
+    text_[size++] = 'Z';
+    size_ = size;
+    return {text_, size_};
+  }
+  size_ = WriteRfc3339(micros, false, text_);
+  if (size_ == 0) {
+    day_start_ = kNoDay;
+    wide_ = FormatRfc3339(micros);
+    return wide_;
+  }
+  // Floored to the day, as SplitMicros splits it (times before 1970 included).
+  int64_t days = micros / kMicrosPerDay;
+  if (micros % kMicrosPerDay < 0) {
+    --days;
+  }
+  day_start_ = days * kMicrosPerDay;
+  return {text_, size_};
+}
+
 std::string FormatRfc3339(int64_t micros) {
   char text[32];
   if (const size_t size = WriteRfc3339(micros, false, text); size > 0) {

@@ -31,6 +31,23 @@ std::string FormatRfc3339(int64_t micros);
 // Returns the length, or 0 when the year is outside 0000-9999 (FormatRfc3339 handles those).
 size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]);
 
+// FormatRfc3339's text for a clock that moves forward a little at a time (a replay's decision
+// lines): the date of the last call is kept, and a time on the same day only rewrites
+// "hh:mm:ss[.ffffff]Z". The civil-date arithmetic was a third of a line's time formatting on the
+// issue-22 moderate trace, whose every arrival and finish is an instant of its own.
+class Rfc3339Text {
+ public:
+  // The view is valid until the next call.
+  std::string_view Format(int64_t micros);
+
+ private:
+  static constexpr int64_t kNoDay = INT64_MIN;
+  int64_t day_start_ = kNoDay;  // the first microsecond of the cached date's day
+  char text_[32] = {};          // "YYYY-MM-DDT" kept; the rest rewritten per call
+  size_t size_ = 0;
+  std::string wide_;  // a year outside 0000-9999 (FormatRfc3339's fmt path)
+};
+
 // A Go duration string (time.ParseDuration) in microseconds: a sequence of decimal numbers with
 // optional fraction and a unit each — "300ms", "1.5h", "2h45m", "10us" (also "µs"), "0". Units:
 // ns (rounded down to microseconds), us, ms, s, m, h. No sign (durations here are never

@@ -245,6 +245,44 @@ void AppendPodSetAssignmentJson(const engine::Cluster& cluster, const engine::Po
   out += "}}";
 }
 
+bool PodSetJsonCache::Matches(const Entry& e, const engine::PodSetAssignment& ps) const {
+  if (e.count != ps.count || e.choices.size() != ps.flavors.size() || e.name != ps.name) {
+    return false;
+  }
+  for (size_t i = 0; i < ps.flavors.size(); ++i) {
+    const engine::FlavorChoice& c = ps.flavors[i];
+    if (e.choices[i] != Choice{c.resource, c.flavor, c.amount.value()}) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void PodSetJsonCache::Append(const engine::Cluster& cluster, const engine::PodSetAssignment& ps,
+                             std::string& out) {
+  for (const Entry& e : entries_) {
+    if (Matches(e, ps)) {
+      out += e.text;
+      return;
+    }
+  }
+  if (entries_.size() < kEntries) {
+    entries_.emplace_back();
+    next_ = entries_.size() - 1;
+  }
+  Entry& e = entries_[next_];
+  next_ = (next_ + 1) % kEntries;
+  e.name = ps.name;
+  e.count = ps.count;
+  e.choices.clear();
+  for (const engine::FlavorChoice& c : ps.flavors) {
+    e.choices.push_back(Choice{c.resource, c.flavor, c.amount.value()});
+  }
+  e.text.clear();
+  AppendPodSetAssignmentJson(cluster, ps, e.text);
+  out += e.text;
+}
+
 std::string FormatPodSetAssignment(const engine::Cluster& cluster,
                                    const engine::PodSetAssignment& ps) {
   std::string out = fmt::format("{} x{}:", ps.name, ps.count);

@@ -8,13 +8,7 @@ namespace replay {
 
 std::string_view ShardSimulator::Impl::NowText() {
   if (now != now_text_time) {
-    char text[32];
-    const size_t size = WriteRfc3339(now, false, text);
-    if (size > 0) {
-      now_text.assign(text, size);
-    } else {
-      now_text = FormatRfc3339(now);
-    }
+    now_text = now_formatter.Format(now);
     now_text_time = now;
   }
   return now_text;
@@ -104,7 +98,7 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
   for (const engine::PodSetAssignment& ps : entry.assignment.pod_sets) {
     line += first ? "" : ",";
     first = false;
-    AppendPodSetAssignmentJson(cluster(), ps, line);
+    pod_set_json.Append(cluster(), ps, line);
   }
   line += "],";
   EndLine(type, w);

@@ -119,7 +119,9 @@ struct ShardSimulator::Impl {
   // `now` as decision lines write it, formatted once per instant: a cycle's lines share it.
   std::string_view NowText();
   TimeMicros now_text_time = std::numeric_limits<TimeMicros>::min();
-  std::string now_text;
+  std::string_view now_text;  // into now_formatter's buffer
+  Rfc3339Text now_formatter;
+  PodSetJsonCache pod_set_json;  // the admission lines' pod-set objects
   ReplayStats stats;
   FlavorSupplyModel supply;
 

@@ -111,6 +111,42 @@ TEST(TimeParseTest, FormatAgreesWithParseOnRandomInstantsAndYearBounds) {
   EXPECT_EQ(FormatRfc3339(Micros("0000-03-01T00:00:00Z")), "0000-03-01T00:00:00Z");
 }
 
+// Rfc3339Text keeps the date of its last call and rewrites only the time of day: over a walk
+// that moves by steps from a microsecond to days, forwards and backwards, across midnights,
+// before 1970 and past the year 9999, it prints what FormatRfc3339 prints.
+TEST(TimeParseTest, CachedDateFormatterAgreesWithFormatRfc3339) {
+  Rfc3339Text text;
+  std::mt19937_64 rng(7);
+  const int64_t day = int64_t{86'400} * 1'000'000;
+  std::uniform_int_distribution<int64_t> step(-day / 2, 2 * day);
+  std::uniform_int_distribution<int> pick(0, 9);
+  int64_t t = Micros("2025-12-31T23:59:59.999000Z");
+  const int64_t wide = Micros("9999-12-31T23:59:59.999999Z");
+  for (int i = 0; i < 50000; ++i) {
+    switch (pick(rng)) {
+      case 0:
+        t = -day + static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * day));  // around 1970
+        break;
+      case 1:
+        t = wide - day + static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * day));
+        break;
+      case 2:
+        t += 1;  // the next microsecond: midnight is crossed now and then
+        break;
+      case 3:
+        t -= t % 1'000'000;  // a whole second: no fraction
+        break;
+      default:
+        t += step(rng);
+    }
+    ASSERT_EQ(text.Format(t), FormatRfc3339(t)) << t;
+  }
+  EXPECT_EQ(text.Format(Micros("2024-03-19T23:59:59.999999Z")), "2024-03-19T23:59:59.999999Z");
+  EXPECT_EQ(text.Format(Micros("2024-03-20T00:00:00Z")), "2024-03-20T00:00:00Z");
+  EXPECT_EQ(text.Format(Micros("2024-03-19T00:00:00.000001Z")), "2024-03-19T00:00:00.000001Z");
+  EXPECT_EQ(text.Format(-1), "1969-12-31T23:59:59.999999Z");
+}
+
 // Issue 23, finding 06: an exponent that scales past int64 is an error, never a wrap.
 TEST(TimeParseTest, ExponentsBeyondInt64AreErrorsNotWraps) {
   EXPECT_EQ(ParseDecimalSeconds("1e12").value(), 1'000'000'000'000'000'000);
