@@ -5,6 +5,7 @@
 
 #include "engine/base/backward_shift.h"
 #include "engine/base/check.h"
+#include "engine/base/string_hash.h"
 
 namespace engine {
 namespace {
@@ -12,8 +13,9 @@ constexpr size_t kInitialSlots = 64;
 }  // namespace
 
 uint64_t WorkloadKeyIndex::Hash(std::string_view key) {
-  // std::hash's bytes, then a multiply so that the low bits (the home slot) depend on all of them.
-  return static_cast<uint64_t>(std::hash<std::string_view>{}(key)) * 0x9e3779b97f4a7c15ULL;
+  // HashString's bits already depend on every byte of the key; the multiply is kept so that the
+  // home slot (the low bits) mixes the high ones too.
+  return HashString(key) * 0x9e3779b97f4a7c15ULL;
 }
 
 size_t WorkloadKeyIndex::Probe(std::string_view key, uint64_t hash) const {

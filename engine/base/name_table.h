@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/base/string_hash.h"
+
 namespace engine {
 
 template <typename Id>
@@ -47,7 +49,7 @@ class NameTable {
  private:
   struct Hash {
     using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    size_t operator()(std::string_view s) const { return HashString(s); }
   };
   // std::deque-free: names_ may reallocate, so the map owns its own key copies.
   std::vector<std::string> names_;

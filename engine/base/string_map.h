@@ -18,11 +18,13 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "engine/base/string_hash.h"
+
 namespace engine {
 
 struct StringHash {
   using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  size_t operator()(std::string_view s) const { return HashString(s); }
 };
 
 template <typename Value>
