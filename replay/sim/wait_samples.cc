@@ -7,17 +7,17 @@ namespace {
 
 constexpr double kMicros = 1e6;
 
-// Kueue's bucket bounds in µs (a wait of exactly a bound is in that bucket).
-const std::vector<int64_t>& BoundsMicros() {
-  static const std::vector<int64_t> bounds = [] {
-    std::vector<int64_t> b;
-    for (double bound : WaitBuckets()) {
-      b.push_back(static_cast<int64_t>(bound * kMicros));
-    }
-    return b;
-  }();
-  return bounds;
-}
+// Kueue's bucket bounds in µs (a wait of exactly a bound is in that bucket): WaitBuckets()'s
+// values (replay/sim/replay_report.h), which wait_samples_test compares with these.
+constexpr std::array<int64_t, WaitSamples::kPrometheusBuckets - 1> kBoundsMicros = [] {
+  std::array<int64_t, WaitSamples::kPrometheusBuckets - 1> b{};
+  b[0] = 1'000'000;
+  int64_t v = 2'500'000;
+  for (size_t i = 1; i < b.size(); ++i, v *= 2) {
+    b[i] = v;
+  }
+  return b;
+}();
 
 // The nearest rank of fraction `p` among `n` samples, as the sorted-list figures always had it.
 int64_t NearestRank(double p, int64_t n) {
@@ -29,12 +29,9 @@ int64_t NearestRank(double p, int64_t n) {
 
 void WaitSamples::Record(int64_t micros) {
   micros = std::max<int64_t>(micros, 0);
-  if (prometheus_.empty()) {
-    prometheus_.assign(BoundsMicros().size() + 1, 0);
-  }
-  const std::vector<int64_t>& bounds = BoundsMicros();
-  ++prometheus_[static_cast<size_t>(std::lower_bound(bounds.begin(), bounds.end(), micros)
-                                    - bounds.begin())];
+  ++prometheus_[static_cast<size_t>(
+      std::lower_bound(kBoundsMicros.begin(), kBoundsMicros.end(), micros)
+      - kBoundsMicros.begin())];
   min_ = count_ == 0 ? micros : std::min(min_, micros);
   max_ = std::max(max_, micros);
   ++count_;
@@ -69,9 +66,6 @@ void WaitSamples::ToHistogram() {
 void WaitSamples::Merge(const WaitSamples& other) {
   if (other.count_ == 0) {
     return;
-  }
-  if (prometheus_.empty()) {
-    prometheus_.assign(BoundsMicros().size() + 1, 0);
   }
   for (size_t i = 0; i < other.prometheus_.size(); ++i) {
     prometheus_[i] += other.prometheus_[i];
@@ -108,8 +102,8 @@ WaitStats WaitSamples::Summarize() const {
   s.mean = count_ == 0 ? 0 : s.sum / static_cast<double>(count_);
   s.max = static_cast<double>(max_) / kMicros;
   int64_t cumulative = 0;
-  for (size_t i = 0; i < BoundsMicros().size(); ++i) {
-    cumulative += prometheus_.empty() ? 0 : prometheus_[i];
+  for (size_t i = 0; i < kBoundsMicros.size(); ++i) {
+    cumulative += prometheus_[i];
     s.cumulative_buckets.push_back(cumulative);
   }
   if (count_ == 0) {

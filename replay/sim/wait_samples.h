@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +33,8 @@ class WaitSamples {
   // Bucket geometry (replay/sim/log_linear_buckets.h): within 1/128 of the value recorded.
   using Buckets = LogLinearBuckets<6>;
   static constexpr double kMaxRelativeError = Buckets::kMaxRelativeError;
+  // Kueue's wait bounds (WaitBuckets(): 1 s, then 2.5 s doubling 13 times), then +Inf.
+  static constexpr size_t kPrometheusBuckets = 15;
 
   // Adds one wait of `micros` (>= 0; a negative wait counts as 0).
   void Record(int64_t micros);
@@ -52,7 +55,9 @@ class WaitSamples {
   int64_t min_ = 0;
   int64_t max_ = 0;
   // Per Kueue bucket bound (WaitBuckets(), then +Inf): waits above the previous bound, up to it.
-  std::vector<int64_t> prometheus_;
+  // Inline, not a vector: an admission records into five groups, and the counts' own heap block
+  // was a cache miss more per group (perf: Record 2.8 % of the moderate trace's cycles).
+  std::array<int64_t, kPrometheusBuckets> prometheus_{};
   std::vector<int64_t> exact_;      // every sample, while count_ <= kExactUpTo
   std::vector<int64_t> histogram_;  // afterwards: counts per bucket, up to the largest used
 };

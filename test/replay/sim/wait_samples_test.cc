@@ -67,6 +67,32 @@ TEST(WaitSamples, UpToTheLimitEveryFigureIsExact) {
   }
 }
 
+// The Prometheus counts use bounds of their own (a constant array, inline in each group): a wait
+// of exactly a bound of WaitBuckets() is in that bucket, a microsecond more is in the next, in the
+// exact form and the histogram form alike.
+TEST(WaitSamples, PrometheusBoundsAreWaitBucketsToTheMicrosecond) {
+  ASSERT_EQ(WaitBuckets().size() + 1, WaitSamples::kPrometheusBuckets);
+  std::vector<int64_t> waits;
+  for (double bound : WaitBuckets()) {
+    const auto micros = static_cast<int64_t>(bound * 1e6);
+    for (int64_t w : {micros - 1, micros, micros + 1}) {
+      waits.push_back(w);
+    }
+  }
+  for (size_t copies : {size_t{1}, WaitSamples::kExactUpTo}) {  // exact, then histogram form
+    WaitSamples samples;
+    std::vector<int64_t> all;
+    for (size_t c = 0; c < copies; ++c) {
+      for (int64_t w : waits) {
+        samples.Record(w);
+        all.push_back(w);
+      }
+    }
+    EXPECT_EQ(samples.exact(), copies == 1);
+    EXPECT_EQ(samples.Summarize().cumulative_buckets, SummarizeWaits(all).cumulative_buckets);
+  }
+}
+
 TEST(WaitSamples, BeyondTheLimitPercentilesAreWithinTheBound) {
   std::mt19937_64 rng(11);
   for (int round = 0; round < 20; ++round) {
