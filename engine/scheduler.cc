@@ -80,10 +80,13 @@ namespace {
 
 std::vector<AdmittedPodSet> AdmittedPodSets(const Assignment& assignment) {
   std::vector<AdmittedPodSet> admitted;
+  admitted.reserve(assignment.pod_sets.size());
   for (const PodSetAssignment& ps : assignment.pod_sets) {
     AdmittedPodSet& ap = admitted.emplace_back();
     ap.name = ps.name;
     ap.count = ps.count;
+    ap.flavors.reserve(ps.flavors.size());  // one allocation each, not one per doubling
+    ap.usage.reserve(ps.flavors.size());
     for (const FlavorChoice& c : ps.flavors) {
       ap.flavors.emplace_back(c.resource, c.flavor);
       ap.usage.push_back({c.slot, c.amount});

@@ -388,7 +388,14 @@ void WorkloadStore::CountPriorityUsage(const Workload& w, int sign) {
         sign > 0 ? it->by_slot[Index(u.slot)] + u.amount : it->by_slot[Index(u.slot)] - u.amount;
   }
   if (it->workloads == 0) {
-    levels.erase(it);  // exact zero again: no drift from a level that comes and goes
+    // Exact zero again: no drift from a level that comes and goes. The level itself stays (a
+    // few per ClusterQueue): on a trace with little contention a priority's last workload
+    // finishes before the next one is admitted, and erasing it cost an allocation per admission.
+    if (levels.size() > kEmptyPriorityLevelsKept) {
+      levels.erase(it);
+    } else {
+      std::fill(it->by_slot.begin(), it->by_slot.end(), Quantity::Zero());
+    }
   }
 }
 

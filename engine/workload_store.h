@@ -131,6 +131,10 @@ class WorkloadStore {
     std::vector<Quantity> by_slot;
   };
   std::vector<std::vector<PriorityUsage>> priority_usage_;  // by CqId
+  // A level whose last workload left is kept, zeroed, while its ClusterQueue has at most this
+  // many levels (an empty level adds nothing to ReservedUsageBelow's sums; more would lengthen
+  // its walk on a trace with many distinct priorities).
+  static constexpr size_t kEmptyPriorityLevelsKept = 8;
   // Adds (sign +1) or removes (-1) `w`'s usage under w.priority in w.cluster_queue. The priority
   // of a reserved workload changes only through SetReservedPriority, which moves it.
   void CountPriorityUsage(const Workload& w, int sign);

@@ -46,12 +46,15 @@ TEST(ReservedUsageTest, PerPrioritySumsEqualBruteForceThroughReservePriorityChan
     w.pod_sets.emplace_back().name = "main";
     ids.push_back(*store.Add(w));
   }
-  const std::vector<int32_t> priorities = {-5, 0, 5, 10};
+  // Twelve levels: more than WorkloadStore keeps while empty (8), so levels are both kept zeroed
+  // and erased when their last workload leaves.
+  const std::vector<int32_t> priorities = {-5, 0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50};
   int64_t priority_changes = 0;
   int64_t reserved_steps = 0;
   for (int step = 0; step < 3000; ++step) {
     WorkloadId id = ids[std::uniform_int_distribution<size_t>(0, ids.size() - 1)(rng)];
-    const int32_t p = priorities[std::uniform_int_distribution<size_t>(0, 3)(rng)];
+    const int32_t p =
+        priorities[std::uniform_int_distribution<size_t>(0, priorities.size() - 1)(rng)];
     Workload& w = store.Get(id);
     const uint64_t version = store.reservation_version();
     if (!w.quota_reserved) {
@@ -66,7 +69,7 @@ TEST(ReservedUsageTest, PerPrioritySumsEqualBruteForceThroughReservePriorityChan
       store.Release(id);
     }
     reserved_steps += static_cast<int64_t>(store.Admitted(cq).size());
-    for (int32_t at : {-6, -5, 0, 3, 5, 10, 11}) {
+    for (int32_t at : {-6, -5, 0, 3, 5, 10, 11, 27, 45, 50, 51}) {
       for (bool inclusive : {false, true}) {
         Quantity expected;
         for (WorkloadId a : store.Admitted(cq)) {
