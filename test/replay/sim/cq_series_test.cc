@@ -39,19 +39,22 @@ const CqSeries* Find(const ReplayReport& r, const std::string& name) {
   return nullptr;
 }
 
+// The one-ClusterQueue manifests and `lines`, replayed on `threads`.
+Outcome ReplayOn(int threads, const std::vector<std::string>& lines) {
+  testing::ReplayHarness harness;
+  SimulatorOptions options;
+  options.threads = threads;
+  return harness.Replay(Manifests("4"), lines, options);
+}
+
 TEST(CqSeriesTest, AClusterQueueCreatedMidTraceIsPaddedToEverySample) {
   for (int threads : {1, 2}) {
     SCOPED_TRACE(threads);
-    testing::ReplayHarness harness;
-    SimulatorOptions options;
-    options.threads = threads;
-    Outcome o = harness.Replay(Manifests("4"),
-                               {
-                                   Added(0, WorkloadJson("a", "2"), "2m"),
-                                   Event("ADDED", 30, ClusterQueueJson("late")),
-                                   Added(90, WorkloadJson("b", "2"), "1m"),
-                               },
-                               options);
+    Outcome o = ReplayOn(threads, {
+                                      Added(0, WorkloadJson("a", "2"), "2m"),
+                                      Event("ADDED", 30, ClusterQueueJson("late")),
+                                      Added(90, WorkloadJson("b", "2"), "1m"),
+                                  });
     ASSERT_TRUE(o.completed);
     const ReplayReport& r = o.report;
     ASSERT_GT(r.sample_times.size(), 60u);
@@ -79,24 +82,19 @@ TEST(CqSeriesTest, AClusterQueueCreatedMidTraceIsPaddedToEverySample) {
 }
 
 // A ClusterQueue deleted during the trace and created again keeps one series: values while it
-// exists, NaN while it does not. The samples record a list of the shard's ClusterQueues, rebuilt
-// when the configuration changes; the deleted one stays on it because its series has started.
-// (A ClusterQueue that does not exist at the end is left out of the report.)
+// exists, NaN while it does not. The samples record a list of the shard's existing ClusterQueues,
+// rebuilt when the configuration changes; the gap is padded when it exists again. (A ClusterQueue
+// that does not exist at the end is left out of the report.)
 TEST(CqSeriesTest, AClusterQueueDeletedAndCreatedAgainHasNaNWhileItIsGone) {
   for (int threads : {1, 2}) {
     SCOPED_TRACE(threads);
-    testing::ReplayHarness harness;
-    SimulatorOptions options;
-    options.threads = threads;
-    Outcome o = harness.Replay(Manifests("4"),
-                               {
-                                   Added(0, WorkloadJson("a", "2"), "3m"),
-                                   Event("ADDED", 30, ClusterQueueJson("late")),
-                                   Event("DELETED", 90, ClusterQueueJson("late")),
-                                   Event("ADDED", 150, ClusterQueueJson("late")),
-                                   Added(150, WorkloadJson("b", "2"), "1m"),
-                               },
-                               options);
+    Outcome o = ReplayOn(threads, {
+                                      Added(0, WorkloadJson("a", "2"), "3m"),
+                                      Event("ADDED", 30, ClusterQueueJson("late")),
+                                      Event("DELETED", 90, ClusterQueueJson("late")),
+                                      Event("ADDED", 150, ClusterQueueJson("late")),
+                                      Added(150, WorkloadJson("b", "2"), "1m"),
+                                  });
     ASSERT_TRUE(o.completed);
     const ReplayReport& r = o.report;
     ASSERT_GT(r.sample_times.size(), 150u);
