@@ -203,36 +203,28 @@ Instant SplitMicros(int64_t micros) {
 
 }  // namespace
 
-size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
-  const Instant t = SplitMicros(micros);
-  const Civil& c = t.date;
-  const int64_t in_day = t.second_of_day;
-  const int64_t fraction = t.fraction;
-  if (c.year < 0 || c.year > 9999) {
-    return 0;
+namespace {
+
+// `value`'s last `width` decimal digits at out[at...]: digits written directly, no format string
+// (every decision line carries a time).
+void PutDigits(char* out, size_t at, int64_t value, int width) {
+  for (int i = width - 1; i >= 0; --i) {
+    out[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
+    value /= 10;
   }
-  // Every decision line carries one: digits written directly, no format string.
-  auto put = [&out](size_t at, int64_t value, int width) {
-    for (int i = width - 1; i >= 0; --i) {
-      out[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    }
-  };
-  put(0, c.year, 4);
-  out[4] = '-';
-  put(5, c.month, 2);
-  out[7] = '-';
-  put(8, c.day, 2);
-  out[10] = 'T';
-  put(11, in_day / 3600, 2);
+}
+
+// "hh:mm:ss[.ffffff]Z" at out[11...] (after "YYYY-MM-DDT"); returns the whole text's length.
+size_t PutTimeOfDay(char* out, int64_t second_of_day, int64_t fraction, bool always_fraction) {
+  PutDigits(out, 11, second_of_day / 3600, 2);
   out[13] = ':';
-  put(14, in_day / 60 % 60, 2);
+  PutDigits(out, 14, second_of_day / 60 % 60, 2);
   out[16] = ':';
-  put(17, in_day % 60, 2);
+  PutDigits(out, 17, second_of_day % 60, 2);
   size_t size = 19;
   if (fraction != 0 || always_fraction) {
     out[size++] = '.';
-    put(size, fraction, 6);
+    PutDigits(out, size, fraction, 6);
     size += 6;
   }
   out[size++] = 'Z';
@@ -240,29 +232,29 @@ size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
   return size;
 }
 
+}  // namespace
+
+size_t WriteRfc3339(int64_t micros, bool always_fraction, char (&out)[32]) {
+  const Instant t = SplitMicros(micros);
+  const Civil& c = t.date;
+  if (c.year < 0 || c.year > 9999) {
+    return 0;
+  }
+  PutDigits(out, 0, c.year, 4);
+  out[4] = '-';
+  PutDigits(out, 5, c.month, 2);
+  out[7] = '-';
+  PutDigits(out, 8, c.day, 2);
+  out[10] = 'T';
+  return PutTimeOfDay(out, t.second_of_day, t.fraction, always_fraction);
+}
+
 std::string_view Rfc3339Text::Format(int64_t micros) {
   constexpr int64_t kMicrosPerDay = kSecondsPerDay * kMicrosPerSecond;
   if (day_start_ != kNoDay && micros >= day_start_ && micros - day_start_ < kMicrosPerDay) {
     const int64_t in_day_micros = micros - day_start_;
-    const int64_t in_day = in_day_micros / kMicrosPerSecond;
-    const int64_t fraction = in_day_micros % kMicrosPerSecond;
-    auto put = [this](size_t at, int64_t value, int width) {
-      for (int i = width - 1; i >= 0; --i) {
-        text_[at + static_cast<size_t>(i)] = static_cast<char>('0' + value % 10);
-        value /= 10;
-      }
-    };
-    put(11, in_day / 3600, 2);
-    put(14, in_day / 60 % 60, 2);
-    put(17, in_day % 60, 2);
-    size_t size = 19;
-    if (fraction != 0) {
-      text_[size++] = '.';
-      put(size, fraction, 6);
-      size += 6;
-    }
-    text_[size++] = 'Z';
-    size_ = size;
+    size_ = PutTimeOfDay(text_, in_day_micros / kMicrosPerSecond, in_day_micros % kMicrosPerSecond,
+                         false);
     return {text_, size_};
   }
   size_ = WriteRfc3339(micros, false, text_);
