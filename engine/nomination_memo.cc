@@ -37,40 +37,105 @@ bool SameStarts(const std::vector<NominationMemo::ScanStart>& stored, const Flav
 
 }  // namespace
 
+size_t NominationMemo::FindEpoch(const NominationVersions& versions) const {
+  for (size_t e = 0; e < kEpochs; ++e) {
+    if (epochs_[e].used && epochs_[e].versions == versions) {
+      return e;
+    }
+  }
+  return kEpochs;
+}
+
+size_t NominationMemo::TakeEpoch(const NominationVersions& versions) {
+  size_t pick = 0;
+  for (size_t e = 0; e < kEpochs; ++e) {
+    if (!epochs_[e].used) {
+      pick = e;
+      break;
+    }
+    if (epochs_[e].stored_at < epochs_[pick].stored_at) {
+      pick = e;
+    }
+  }
+  Epoch& epoch = epochs_[pick];
+  for (Slot* s : epoch.slots) {
+    by_id_[s->id_index][pick] = nullptr;
+    s->next = nullptr;
+    free_.push_back(s);
+  }
+  used_ -= epoch.slots.size();
+  epoch.slots.clear();
+  epoch.used = true;
+  epoch.versions = versions;
+  return pick;
+}
+
 const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersions& versions,
-                                       bool scan_outdated) const {
+                                       bool scan_outdated, TimeMicros now) const {
   const size_t i = Index(w.id);
-  if (i >= by_id_.size() || by_id_[i] == nullptr) {
+  if (i >= by_id_.size()) {
     return nullptr;
   }
-  const Slot& s = *by_id_[i];
-  if (!(s.versions == versions) || s.spec != w.spec || s.priority != w.priority
-      || s.queue_order_time != w.queue_order_time || s.cq != w.cluster_queue || s.key != w.key
-      || !SameStarts(s.starts, w.scan, scan_outdated)) {
+  const size_t e = FindEpoch(versions);
+  if (e == kEpochs || by_id_[i][e] == nullptr) {
     return nullptr;
   }
-  return &s.entry;
+  for (const Slot* s = by_id_[i][e]; s != nullptr; s = s->next) {
+    if (SameHead(*s, w, scan_outdated)) {
+      return s->reads_now && s->now != now ? nullptr : &s->entry;
+    }
+  }
+  return nullptr;
+}
+
+bool NominationMemo::SameHead(const Slot& s, const Workload& w, bool scan_outdated) {
+  return s.spec == w.spec && s.priority == w.priority && s.queue_order_time == w.queue_order_time
+         && s.cq == w.cluster_queue && s.key == w.key
+         && SameStarts(s.starts, w.scan, scan_outdated);
 }
 
 void NominationMemo::Store(const Workload& w, const NominationVersions& versions,
-                           bool scan_outdated, const CycleEntry& entry) {
-  if (!(versions == epoch_)) {
-    Clear();  // entries of older versions can never be found again (see the header)
-    epoch_ = versions;
+                           bool scan_outdated, TimeMicros now, bool reads_now,
+                           const CycleEntry& entry) {
+  size_t e = FindEpoch(versions);
+  if (e == kEpochs) {
+    e = TakeEpoch(versions);
   }
+  epochs_[e].stored_at = ++store_clock_;
   const size_t i = Index(w.id);
   if (i >= by_id_.size()) {
-    by_id_.resize(i + 1, nullptr);
+    by_id_.resize(i + 1);  // value-initialised: null pointers
   }
-  if (by_id_[i] == nullptr) {
-    if (used_ == pool_.size()) {
+  // The slot already held for this head's input, else a new one at the front of the chain, else
+  // (kPerHead inputs held) the chain's last.
+  Slot* slot = nullptr;
+  Slot* last = nullptr;
+  size_t held = 0;
+  for (Slot* s = by_id_[i][e]; s != nullptr && slot == nullptr; s = s->next) {
+    slot = SameHead(*s, w, scan_outdated) ? s : nullptr;
+    last = s;
+    ++held;
+  }
+  if (slot == nullptr && held >= kPerHead) {
+    slot = last;
+  }
+  if (slot == nullptr) {
+    if (free_.empty()) {
       pool_.push_back(std::make_unique<Slot>());
+      free_.push_back(pool_.back().get());
     }
-    by_id_[i] = pool_[used_++].get();
+    slot = free_.back();
+    free_.pop_back();
+    slot->next = by_id_[i][e];
+    by_id_[i][e] = slot;
+    epochs_[e].slots.push_back(slot);
+    ++used_;
   }
-  Slot& s = *by_id_[i];
+  Slot& s = *slot;
   s.id_index = i;
-  s.versions = versions;
+  s.epoch = e;
+  s.reads_now = reads_now;
+  s.now = now;
   s.spec = w.spec;
   s.key = w.key;
   s.priority = w.priority;
@@ -82,8 +147,13 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
 }
 
 void NominationMemo::Clear() {
-  for (size_t k = 0; k < used_; ++k) {
-    by_id_[pool_[k]->id_index] = nullptr;
+  for (size_t e = 0; e < kEpochs; ++e) {
+    for (Slot* s : epochs_[e].slots) {
+      by_id_[s->id_index][e] = nullptr;
+      s->next = nullptr;
+      free_.push_back(s);
+    }
+    epochs_[e] = Epoch{};
   }
   used_ = 0;
 }

@@ -7,29 +7,36 @@
 //   - the head itself: its spec, priority, queue-order time, ClusterQueue, and where the flavor
 //     scan it resumes from starts each resource group (0 everywhere when the scan is outdated,
 //     so an outdated scan and a finished one are the same input),
-//   - the quota tree (ResourceTree::state_version),
-//   - the workloads holding quota and being evicted (WorkloadStore::reservation_version),
+//   - the usage in the quota tree (ResourceTree::state_key),
+//   - the workloads holding quota and being evicted (WorkloadStore::reservation_key),
 //   - the cluster's specs, configuration and devices (Cluster::config_version),
 //   - the scheduler's namespace labels,
 //   - and, through preemption candidates only, the current time (a candidate without a
 //     reservation time is ordered by `now`).
-// An entry is therefore kept only for a nomination that collected no preemption candidates (its
-// searches, if any, were all rejected by the O(depth) bound), and reused when every item above is
-// unchanged. The reused entry is the stored one with the scan's scheduling cycle set to the
-// current cycle. Workloads with a flavor-fallback history or clusters with resource classes are
-// never memoised (state outside the versions above).
+// An entry is reused when every item above is the same, the time too if its nomination
+// collected preemption candidates. The reused entry is the stored one with what only records the
+// moment patched in: the scan's scheduling cycle and the generations of the ClusterQueue and its
+// cohorts (a generation moves on every release, so it is not part of the key; where the scan
+// resumes from is). Workloads with a flavor-fallback history or clusters with resource classes
+// are never memoised (state outside the items above).
 //
-// Memory: the versions only grow (each is a counter bumped on change), so an entry stored under
-// older versions than the newest stored can never be found again. The memo therefore holds the
-// entries of the newest versions only: a Store under newer versions recycles every older entry
-// (their storage is reused, not freed). It held an entry for every workload ever nominated and
-// not yet erased — 18 MiB at Kueue's large-scale peak for a 3 % hit rate — and now holds those
-// of the last few cycles that changed nothing.
+// Why keys of the state's content rather than version counters (issue 22): in a preemption
+// ping-pong (docs/replay.md) the tree alternates between two states — the victim admitted, the
+// victim released — for up to 1,000 cycles at one instant, and every cycle nominated the
+// preemptor's partial-admission search again (flavor assignments and preemption searches were
+// two thirds of the 16-tree trace's CPU). A counter only grows; the content keys come back.
+//
+// Memory: the entries of the kEpochs most recently stored keys are kept, at most kPerHead per
+// workload and key; a Store under a fifth
+// key recycles the slots of the least recently stored one (their storage is reused, not freed).
+// Before, an entry was kept for every workload ever nominated and not yet erased (18 MiB at
+// Kueue's large-scale peak for a 3 % hit rate).
 //
 // Thread safety: Find is read-only and may run on several nomination threads at once; Store and
 // the counters are for the scheduler's sequential part.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,7 +54,8 @@ enum class NominationMemoMode : uint8_t {
   kVerify,  // nominate from scratch, and count the stored entries that would have differed
 };
 
-// The versions of what a nomination reads besides the head (see the file comment).
+// What a nomination reads besides the head (see the file comment): the tree's and the
+// reservations' content keys, and versions of the rest.
 struct NominationVersions {
   uint64_t tree = 0;
   uint64_t reservations = 0;
@@ -59,17 +67,25 @@ struct NominationVersions {
 struct NominationMemoStats {
   uint64_t hits = 0;          // entries reused (kVerify: found and compared)
   uint64_t misses = 0;        // memoisable heads nominated from scratch
-  uint64_t not_memoised = 0;  // nominations that collected preemption candidates, or excluded
+  uint64_t not_memoised = 0;  // heads excluded (fallback history, resource classes)
   uint64_t mismatches = 0;    // kVerify: a stored entry differed from the fresh nomination
 };
 
 class NominationMemo {
  public:
-  // The entry stored for `w` if it is still valid: same versions, same head, same scan input.
-  const CycleEntry* Find(const Workload& w, const NominationVersions& versions,
-                         bool scan_outdated) const;
+  static constexpr size_t kEpochs = 4;
+  // Entries kept per workload and key, for different inputs of the head itself (where its scan
+  // resumes: a ping-pong's preemptor is nominated twice per round in one state, once with the
+  // scan of its skipped attempt and once without).
+  static constexpr size_t kPerHead = 4;
+
+  // The entry stored for `w` if it is still valid: same versions, same head, same scan input,
+  // and the same `now` if its nomination collected preemption candidates.
+  const CycleEntry* Find(const Workload& w, const NominationVersions& versions, bool scan_outdated,
+                         TimeMicros now) const;
+  // `reads_now`: the nomination collected preemption candidates (its entry depends on `now`).
   void Store(const Workload& w, const NominationVersions& versions, bool scan_outdated,
-             const CycleEntry& entry);
+             TimeMicros now, bool reads_now, const CycleEntry& entry);
   void Clear();
   // Entries held (those of the newest versions stored), and slots allocated to hold them.
   size_t size() const { return used_; }
@@ -89,8 +105,11 @@ class NominationMemo {
 
  private:
   struct Slot {
-    size_t id_index = 0;  // Index(WorkloadId) of the workload it was stored for
-    NominationVersions versions;
+    size_t id_index = 0;   // Index(WorkloadId) of the workload it was stored for
+    size_t epoch = 0;      // its index in epochs_
+    Slot* next = nullptr;  // the next entry of the same workload and key (another head input)
+    bool reads_now = false;
+    TimeMicros now = 0;
     const WorkloadSpec* spec = nullptr;
     std::string key;  // ids are recycled: the workload's key and spec tell them apart
     int32_t priority = 0;
@@ -99,12 +118,28 @@ class NominationMemo {
     std::vector<ScanStart> starts;  // where the scan resumed (see nomination_memo.cc)
     CycleEntry entry;
   };
-  // pool_[0, used_) hold the entries stored under `epoch_`; by_id_ points to them by WorkloadId
-  // index (null: none). Slots past used_ keep their storage for the next entries.
+  // The keys entries are stored under, and the slots stored under each.
+  struct Epoch {
+    bool used = false;
+    NominationVersions versions;
+    uint64_t stored_at = 0;  // store_clock_ at its last Store: the least recent is recycled
+    std::vector<Slot*> slots;
+  };
+  // The head fields and scan input `s` was stored for are `w`'s.
+  static bool SameHead(const Slot& s, const Workload& w, bool scan_outdated);
+  // The epoch holding `versions`, or kEpochs.
+  size_t FindEpoch(const NominationVersions& versions) const;
+  // An epoch for `versions`: the unused one, else the least recently stored, recycled.
+  size_t TakeEpoch(const NominationVersions& versions);
+
+  std::array<Epoch, kEpochs> epochs_;
+  uint64_t store_clock_ = 0;
+  // Every slot ever allocated; free_ those not in any epoch (they keep their storage).
   std::vector<std::unique_ptr<Slot>> pool_;
+  std::vector<Slot*> free_;
   size_t used_ = 0;
-  std::vector<Slot*> by_id_;
-  NominationVersions epoch_;
+  // By WorkloadId index, per epoch (null: none).
+  std::vector<std::array<Slot*, kEpochs>> by_id_;
   NominationMemoStats stats_;
 };
 

@@ -24,6 +24,8 @@ void ResourceTree::CopyFrom(const ResourceTree& other) {
     group_slots_[i].assign(other.group_slots_[i].begin(), other.group_slots_[i].end());
   }
   generation_freeze_ = 0;
+  usage_sum_ = other.usage_sum_;
+  other_changes_ = other.other_changes_;
 }
 
 void ResourceTree::ResizeSlots(uint32_t num_slots) {
@@ -97,6 +99,7 @@ void ResourceTree::MarkDirty(NodeId node) {
 // N^2 steps for a cohort chain N deep or a cycle of N cohorts: robustness findings 05 and 18.)
 void ResourceTree::Refresh() {
   state_version_ += dirty_.empty() ? 0 : 1;
+  other_changes_ += dirty_.empty() ? 0 : 1;
   walk_.resize(meta_.size());
   ++walk_epoch_;
   std::vector<NodeId> roots;
@@ -240,6 +243,9 @@ bool ResourceTree::ChargeWalk(NodeId cq, FrSlot slot, Quantity amount) {
   state_version_ += what_if_ == 0 ? 1 : 0;
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
   SlotState& charged = cell(cq, slot);
+  if (what_if_ == 0) {  // a WhatIf puts back what it takes: the key stands for usage outside one
+    NoteUsage(cq, slot, charged.usage, charged.usage + amount);
+  }
   charged.max_charge = Max(charged.max_charge, amount);  // also in a cycle: R is rebuilt from it
   if (InCycle(cq)) [[unlikely]] {
     // The tree is frozen; cohort usage is rebuilt from CQ usage when the cycle is broken.
@@ -268,6 +274,10 @@ bool ResourceTree::ReleaseWalk(NodeId cq, FrSlot slot, Quantity amount) {
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
   const uint64_t bump = generation_freeze_ == 0 ? 1 : 0;
   meta_[Index(cq)].generation += bump;
+  if (what_if_ == 0) {
+    const Quantity before = cell(cq, slot).usage;
+    NoteUsage(cq, slot, before, before - amount);
+  }
   if (InCycle(cq)) [[unlikely]] {
     cell(cq, slot).usage -= amount;
     return false;
@@ -360,6 +370,7 @@ void ResourceTree::UpdateBounds(NodeId cq, std::span<const SlotAmount> usage) {
 
 void ResourceTree::SetSlotGroup(FrSlot slot, uint32_t group) {
   ++state_version_;
+  ++other_changes_;
   if (slot_group_[Index(slot)] != kNoGroup) {
     std::vector<FrSlot>& old = group_slots_[slot_group_[Index(slot)]];
     old.erase(std::find(old.begin(), old.end(), slot));

@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/base/state_hash.h"
 #include "engine/quantity.h"
 
 namespace engine {
@@ -229,6 +230,12 @@ class ResourceTree {
   uint64_t state_version() const { return state_version_; }
   // A WhatIf is open: usage may differ from what state_version() stands for.
   bool InWhatIf() const { return what_if_ > 0; }
+  // Equal at two moments when every ClusterQueue cell holds the same usage and nothing else a
+  // nomination could see changed in between (recomputes, cycle flags, slot groups): unlike
+  // state_version(), it comes back to an earlier value when the usage does (a workload charged,
+  // then released). Cohort usage is a function of the ClusterQueues' (the tests compare it with
+  // RecomputeAll), so their cells are enough. Kept in O(1) per usage walk outside a WhatIf.
+  uint64_t state_key() const { return usage_sum_ + StateTerm(kStructureTermKey, other_changes_); }
   // Bumped whenever a node is added or moves to another parent: what caches of the tree's shape
   // (the ClusterQueues under a root, engine/queue_manager.cc) are keyed on.
   uint64_t structure_version() const { return structure_version_; }
@@ -309,6 +316,21 @@ class ResourceTree {
   uint32_t what_if_ = 0;
   uint64_t state_version_ = 0;
   uint64_t structure_version_ = 0;
+  // state_key(): the sum of UsageTerm over the ClusterQueue cells, and a count of the other
+  // changes state_version_ counts.
+  static constexpr uint64_t kStructureTermKey = uint64_t{1} << 63;
+  static uint64_t UsageTerm(NodeId cq, FrSlot slot, Quantity usage) {
+    // A zero cell adds nothing, so that cells never charged and cells charged and released
+    // again sum alike.
+    return usage == Quantity::Zero() ? 0
+                                     : StateTerm((uint64_t{Index(cq)} << 32) | Index(slot),
+                                                 static_cast<uint64_t>(usage.value()));
+  }
+  void NoteUsage(NodeId cq, FrSlot slot, Quantity before, Quantity after) {
+    usage_sum_ += UsageTerm(cq, slot, after) - UsageTerm(cq, slot, before);
+  }
+  uint64_t usage_sum_ = 0;
+  uint64_t other_changes_ = 0;
 };
 
 }  // namespace engine

@@ -166,12 +166,16 @@ class Scheduler {
     bool store = false;     // a fresh entry that may be kept
     bool mismatch = false;  // kVerify: the stored entry differed
     bool scan_outdated = false;
+    bool reads_now = false;  // the fresh nomination collected preemption candidates
     NominationVersions versions;
   };
   // Nominate through the memo into `out` (read-only on the memo; safe on several threads like
   // Nominate). `out` may hold an entry of an earlier cycle: a hit copies over it in place.
-  void NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors, MemoUpdate& update,
-                        CycleEntry& out) const;
+  void NominateMemoised(WorkloadId id, TimeMicros now, internal::PreemptorSource& preemptors,
+                        MemoUpdate& update, CycleEntry& out) const;
+  // A memoised entry made current: what records the moment of the nomination (the scheduling
+  // cycle, the generations of the ClusterQueue and its cohorts) set as a fresh one would.
+  void RestampReused(CycleEntry& entry) const;
   // Nominates `heads` into `entries` (same index), in parallel when that pays.
   void NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now, Preemptor& preemptor,
                    std::vector<CycleEntry>& entries);

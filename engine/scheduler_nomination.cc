@@ -24,8 +24,8 @@ namespace internal {
 class PreemptorSource : public PreemptionOracle {
  public:
   virtual Preemptor& Get() = 0;
-  // Searches that collected candidates so far (engine/nomination_memo.h keeps only nominations
-  // that ran none).
+  // Searches that collected candidates so far: a nomination that ran one read the time
+  // (engine/nomination_memo.h keys its entry on it).
   virtual uint64_t FullSearches() const = 0;
   OracleResult SimulatePreemption(const Workload& workload, CqId cq, FrSlot slot,
                                   Quantity amount) override {
@@ -336,8 +336,28 @@ void Scheduler::SetParallelLoop(ParallelLoop* loop, size_t min_heads) {
   workers_.clear();
 }
 
-void Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preemptors,
-                                 MemoUpdate& update, CycleEntry& out) const {
+void Scheduler::RestampReused(CycleEntry& entry) const {
+  FlavorScanState& state = entry.assignment.last_state;
+  state.scheduling_cycle = cycle_;
+  if (!state.valid) {
+    return;
+  }
+  // As the flavor assigner records them (engine/flavor_assigner.cc: Assigner::Run). A release
+  // anywhere below moves them, and the memo's key does not hold them: the same usage may come
+  // back under newer generations.
+  const ResourceTree& tree = cluster_.tree();
+  const NodeId node = cluster_.ClusterQueueNode(entry.cq);
+  state.cluster_queue_generation = tree.Generation(node);
+  size_t i = 0;
+  for (NodeId n = tree.Parent(node); IsValid(n) && i < state.cohort_generations.size();
+       n = tree.Parent(n), ++i) {
+    state.cohort_generations[i] = tree.Generation(n);
+  }
+}
+
+void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now,
+                                 internal::PreemptorSource& preemptors, MemoUpdate& update,
+                                 CycleEntry& out) const {
   update = MemoUpdate{};
   const Workload& w = std::as_const(store_).Get(id);
   if (options_.nomination_memo == NominationMemoMode::kOff || !w.fallback.empty()
@@ -345,14 +365,14 @@ void Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preem
     NominateInto(id, preemptors, out);
     return;
   }
-  update.versions = {cluster_.tree().state_version(), store_.reservation_version(),
+  update.versions = {cluster_.tree().state_key(), store_.reservation_key(),
                      cluster_.config_version(), namespaces_version_};
   update.scan_outdated = ScanStateOutdated(w);
-  const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated);
+  const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated, now);
   if (stored != nullptr && options_.nomination_memo == NominationMemoMode::kOn) {
     update.kind = MemoUpdate::Kind::kHit;
     out = *stored;
-    out.assignment.last_state.scheduling_cycle = cycle_;  // the only field that moves
+    RestampReused(out);
     return;
   }
   const uint64_t searches_before = preemptors.FullSearches();
@@ -360,12 +380,13 @@ void Scheduler::NominateMemoised(WorkloadId id, internal::PreemptorSource& preem
   if (stored != nullptr) {  // kVerify
     update.kind = MemoUpdate::Kind::kHit;
     CycleEntry reused = *stored;
-    reused.assignment.last_state.scheduling_cycle = cycle_;
+    RestampReused(reused);
     update.mismatch = EntryFingerprint(reused) != EntryFingerprint(out);
   } else {
     update.kind = MemoUpdate::Kind::kMiss;
   }
-  update.store = preemptors.FullSearches() == searches_before;
+  update.reads_now = preemptors.FullSearches() != searches_before;
+  update.store = true;
 }
 
 void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now,
@@ -392,14 +413,15 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
       const MemoUpdate& u = memo_updates_[i];
       if (u.kind == MemoUpdate::Kind::kHit) {
         ++stats.hits;
-      } else if (u.kind == MemoUpdate::Kind::kMiss && u.store) {
+      } else if (u.kind == MemoUpdate::Kind::kMiss) {
         ++stats.misses;
       } else {
         ++stats.not_memoised;
       }
       stats.mismatches += u.mismatch ? 1 : 0;
       if (u.store) {
-        memo_.Store(store_.Get(heads[i]), u.versions, u.scan_outdated, entries[i]);
+        memo_.Store(store_.Get(heads[i]), u.versions, u.scan_outdated, now, u.reads_now,
+                    entries[i]);
       }
     }
   };
@@ -407,7 +429,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
   if (slots < 2 || heads.size() < std::max<size_t>(min_parallel_heads_, 2)) {
     SharedPreemptor source(preemptor);
     for (size_t i = 0; i < heads.size(); ++i) {
-      NominateMemoised(heads[i], source, memo_updates_[i], entries[i]);
+      NominateMemoised(heads[i], now, source, memo_updates_[i], entries[i]);
     }
     write_back();
     return;
@@ -421,7 +443,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
     worker->StartCycle(now);
   }
   parallel_->Run(heads.size(), [&](size_t slot, size_t i) {
-    NominateMemoised(heads[i], *workers_[slot], memo_updates_[i], entries[i]);
+    NominateMemoised(heads[i], now, *workers_[slot], memo_updates_[i], entries[i]);
   });
   for (auto& worker : workers_) {
     preemption_stats_ += worker->Stats();

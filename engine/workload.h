@@ -96,6 +96,9 @@ struct Workload {
   // set for each. Lets preemption reject candidates that use none of the needed slots without
   // walking their pod sets.
   uint64_t admitted_mask = 0;
+  // What WorkloadStore::reservation_key() holds for this reservation (0 while none): taken away
+  // exactly as added, whatever changed since.
+  uint64_t reservation_term = 0;
   // Seed 001: it holds devices in the cluster's DeviceInventory (owner = Index(id)); the pod set
   // of each device demand (DeviceGrant::pod_set indexes this).
   bool holds_devices = false;

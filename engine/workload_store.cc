@@ -7,6 +7,7 @@
 #include <map>
 
 #include "engine/base/check.h"
+#include "engine/base/string_hash.h"
 #include "engine/pod_requests.h"
 
 namespace engine {
@@ -101,6 +102,7 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
     return false;
   }
   spec.reclaimable_pods = std::move(reclaimable);
+  ++other_changes_;  // a pending head's requests are not in the nomination memo's key either
   w.pod_sets.clear();
   BuildRequests(w);
   w.scheduling_hash = 0;
@@ -108,9 +110,11 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
     auto node = cluster_.ClusterQueueNode(w.cluster_queue);
     cluster_.mutable_tree().RemoveUsage(node, w.usage);
     CountPriorityUsage(w, -1);
+    RemoveReservationTerm(w);
     w.usage = ChargedUsage(w, w.admitted);
     cluster_.mutable_tree().AddUsage(node, w.usage);
     CountPriorityUsage(w, +1);
+    AddReservationTerm(w, IsEvicting(id));
   }
   return true;
 }
@@ -274,6 +278,7 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
   }
   cluster_.mutable_tree().AddUsage(cluster_.ClusterQueueNode(cq), w.usage);
   CountPriorityUsage(w, +1);
+  AddReservationTerm(w, /*evicting=*/false);
   if (admitted_.size() <= Index(cq)) {
     admitted_.resize(Index(cq) + 1);
   }
@@ -283,6 +288,7 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
 std::optional<std::string> WorkloadStore::AllocateDevices(
     WorkloadId id, const std::vector<AdmittedPodSet>& admitted) {
   ++reservation_version_;
+  ++other_changes_;
   DeviceInventory& devices = cluster_.mutable_devices();
   if (!devices.HasClasses()) {
     return std::nullopt;
@@ -335,6 +341,7 @@ void WorkloadStore::Release(WorkloadId id) {
   ++reservation_version_;
   Workload& w = Get(id);
   if (w.holds_devices) {
+    ++other_changes_;
     cluster_.mutable_devices().Release(Index(id));
     w.holds_devices = false;
     w.device_pod_sets.clear();
@@ -344,6 +351,7 @@ void WorkloadStore::Release(WorkloadId id) {
   }
   cluster_.mutable_tree().RemoveUsage(cluster_.ClusterQueueNode(w.cluster_queue), w.usage);
   CountPriorityUsage(w, -1);
+  RemoveReservationTerm(w);
   std::vector<WorkloadId>& list = admitted_[Index(w.cluster_queue)];
   list.erase(std::find(list.begin(), list.end(), id));
   w.quota_reserved = false;
@@ -360,8 +368,10 @@ void WorkloadStore::SetReservedPriority(WorkloadId id, int32_t priority) {
   Workload& w = Get(id);
   if (w.quota_reserved) {
     CountPriorityUsage(w, -1);  // out of the old priority's sums, into the new one's
+    RemoveReservationTerm(w);
     w.priority = priority;
     CountPriorityUsage(w, +1);
+    AddReservationTerm(w, IsEvicting(id));
     return;
   }
   w.priority = priority;
@@ -422,14 +432,57 @@ Quantity WorkloadStore::ReservedUsage(CqId cq, FrSlot slot) const {
 
 void WorkloadStore::MarkEvicting(WorkloadId id) {
   ++reservation_version_;
-  if (Get(id).quota_reserved
-      && std::find(evicting_.begin(), evicting_.end(), id) == evicting_.end()) {
+  Workload& w = Get(id);
+  if (w.quota_reserved && !IsEvicting(id)) {
     evicting_.push_back(id);
+    RemoveReservationTerm(w);
+    AddReservationTerm(w, /*evicting=*/true);
   }
+}
+
+bool WorkloadStore::IsEvicting(WorkloadId id) const {
+  return std::find(evicting_.begin(), evicting_.end(), id) != evicting_.end();
+}
+
+void WorkloadStore::AddReservationTerm(Workload& w, bool evicting) {
+  // Everything of a reserved workload that a nomination reads through preemption
+  // (engine/preemption_candidates.cc: Classify, AddFromClusterQueue, UsesNeededSlot; the
+  // ReservedUsageBelow sums follow from it), and its id, which entries name their targets by.
+  uint64_t h = StateMix((uint64_t{Index(w.id)} << 1) | (evicting ? 1 : 0));
+  auto mix = [&h](uint64_t x) { h = StateMix(h ^ x); };
+  mix(HashString(w.uid));
+  mix(Index(w.cluster_queue));
+  mix(static_cast<uint32_t>(w.priority));
+  mix(static_cast<uint64_t>(w.queue_order_time));
+  mix(static_cast<uint64_t>(w.quota_reserved_time));
+  for (const SlotAmount& u : w.usage) {
+    mix(Index(u.slot));
+    mix(static_cast<uint64_t>(u.amount.value()));
+  }
+  for (const AdmittedPodSet& ps : w.admitted) {
+    mix(HashString(ps.name));
+    mix(static_cast<uint32_t>(ps.count));
+    for (const auto& [resource, flavor] : ps.flavors) {
+      mix((uint64_t{Index(resource)} << 32) | Index(flavor));
+    }
+    for (const SlotAmount& u : ps.usage) {
+      mix(Index(u.slot));
+      mix(static_cast<uint64_t>(u.amount.value()));
+    }
+  }
+  h |= 1;  // never 0: 0 stands for "no term"
+  w.reservation_term = h;
+  reservation_sum_ += h;
+}
+
+void WorkloadStore::RemoveReservationTerm(Workload& w) {
+  reservation_sum_ -= w.reservation_term;
+  w.reservation_term = 0;
 }
 
 void WorkloadStore::Erase(WorkloadId id) {
   ++reservation_version_;
+  ++other_changes_;  // its id and spec's address may come back with another workload
   if (!Contains(id)) {
     return;
   }

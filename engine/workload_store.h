@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/base/state_hash.h"
 #include "engine/base/status.h"
 #include "engine/base/string_map.h"
 #include "engine/cluster.h"
@@ -86,11 +87,19 @@ class WorkloadStore {
   // Reserved workloads already being evicted (Evicted=True in their status): preemption orders
   // them first (§7.2) and counts them as done.
   const std::vector<WorkloadId>& Evicting() const { return evicting_; }
+  bool IsEvicting(WorkloadId id) const;
 
   // Bumped by every change to who holds quota or devices and how much (Reserve, Release,
   // MarkEvicting, Erase, SetReclaimablePods, AllocateDevices): what a nomination reads of other
   // workloads (engine/nomination_memo.h).
   uint64_t reservation_version() const { return reservation_version_; }
+  // Equal at two moments when the same workloads hold quota with the same usage, flavors,
+  // priority, times and eviction state, and nothing else reservation_version() counts happened in
+  // between (devices, reclaimable pods, erased ids): unlike the version it comes back to an
+  // earlier value when a workload is reserved and released again (engine/base/state_hash.h).
+  uint64_t reservation_key() const {
+    return reservation_sum_ + StateTerm(kOtherTermKey, other_changes_);
+  }
 
   // Usage on `slot` of the workloads reserved in `cq` with priority below `priority` (or at most
   // `priority` when `inclusive`). Kept on Reserve / Release / SetReclaimablePods /
@@ -124,6 +133,14 @@ class WorkloadStore {
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
   uint64_t reservation_version_ = 0;
+  // reservation_key(): the sum of the reserved workloads' Workload::reservation_term, and a count
+  // of the other changes.
+  static constexpr uint64_t kOtherTermKey = uint64_t{1} << 63;
+  uint64_t reservation_sum_ = 0;
+  uint64_t other_changes_ = 0;
+  // Adds `w`'s term (it holds quota) to reservation_sum_, or takes the one it added away.
+  void AddReservationTerm(Workload& w, bool evicting);
+  void RemoveReservationTerm(Workload& w);
   // Per ClusterQueue, per priority (ascending): usage by slot index of its reserved workloads.
   struct PriorityUsage {
     int32_t priority = 0;

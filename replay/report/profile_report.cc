@@ -78,7 +78,8 @@ std::string FormatProfileTable(const ProfileReport& p) {
       s.searches - s.rejected_by_bound, s.candidates, s.lists_reused, s.found);
   const engine::NominationMemoStats& m = p.memo;
   out += fmt::format(
-      "nomination memo: {} hits, {} misses, {} not memoised (collected candidates), hit rate "
+      "nomination memo: {} hits, {} misses, {} not memoised (fallback history or resource "
+      "classes), hit rate "
       "{:.1f}%\n",
       m.hits, m.misses, m.not_memoised,
       100.0

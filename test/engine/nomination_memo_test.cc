@@ -37,100 +37,130 @@ FlavorScanState Scan(std::vector<std::vector<std::pair<ResourceId, int>>> last_t
   return s;
 }
 
-const ResourceId kCpu = MakeId<ResourceId>(0);
-const ResourceId kGpu = MakeId<ResourceId>(1);
+constexpr ResourceId kCpu = MakeId<ResourceId>(0);
+constexpr ResourceId kGpu = MakeId<ResourceId>(1);
+constexpr TimeMicros kNow = 1'000'000;
 
 TEST(NominationMemoTest, OutdatedFreshAndFinishedScansAreTheSameInput) {
   MemoFixture f;
   NominationMemo memo;
   f.w.scan = FlavorScanState{};  // never scanned
-  memo.Store(f.w, f.versions, /*scan_outdated=*/true, f.entry);
+  memo.Store(f.w, f.versions, /*scan_outdated=*/true, kNow, /*reads_now=*/false, f.entry);
   // A scan that ran every group to its last flavor (-1) starts them all at 0 again.
   f.w.scan = Scan({{{kCpu, -1}, {kGpu, -1}}});
-  const CycleEntry* hit = memo.Find(f.w, f.versions, /*scan_outdated=*/false);
+  const CycleEntry* hit = memo.Find(f.w, f.versions, /*scan_outdated=*/false, kNow);
   ASSERT_NE(hit, nullptr);
   EXPECT_EQ(hit->message, MemoFixture::kStored);
   // An outdated scan starts at 0 whatever it holds.
   f.w.scan = Scan({{{kCpu, 0}}});
-  EXPECT_NE(memo.Find(f.w, f.versions, /*scan_outdated=*/true), nullptr);
+  EXPECT_NE(memo.Find(f.w, f.versions, /*scan_outdated=*/true, kNow), nullptr);
   // The same scan, not outdated, resumes at flavor 1: another input.
-  EXPECT_EQ(memo.Find(f.w, f.versions, /*scan_outdated=*/false), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, /*scan_outdated=*/false, kNow), nullptr);
 }
 
 TEST(NominationMemoTest, ResumedScansMatchOnlyOnTheSameStarts) {
   MemoFixture f;
   NominationMemo memo;
   f.w.scan = Scan({{{kCpu, 0}, {kGpu, -1}}, {{kCpu, 1}}});
-  memo.Store(f.w, f.versions, false, f.entry);
+  memo.Store(f.w, f.versions, false, kNow, /*reads_now=*/false, f.entry);
   // Generations and the cycle of the scan do not enter: only where each group starts.
   f.w.scan.scheduling_cycle = 99;
   f.w.scan.cluster_queue_generation = 7;
-  EXPECT_NE(memo.Find(f.w, f.versions, false), nullptr);
+  EXPECT_NE(memo.Find(f.w, f.versions, false, kNow), nullptr);
   f.w.scan = Scan({{{kCpu, 0}, {kGpu, -1}}, {{kCpu, 0}}});  // pod set 1 starts at 1, not 2
-  EXPECT_EQ(memo.Find(f.w, f.versions, false), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, false, kNow), nullptr);
   f.w.scan = Scan({{{kCpu, 0}}, {{kCpu, 1}}});  // gpu's -1 is a start at 0: same input
-  EXPECT_NE(memo.Find(f.w, f.versions, false), nullptr);
+  EXPECT_NE(memo.Find(f.w, f.versions, false, kNow), nullptr);
   f.w.scan = Scan({{{kCpu, 0}}});  // pod set 1 now starts at 0
-  EXPECT_EQ(memo.Find(f.w, f.versions, false), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, false, kNow), nullptr);
   f.w.scan = Scan({{{kCpu, 0}, {kGpu, -1}}, {{kCpu, 1}}});
   f.w.scan.valid = false;  // an invalid scan is never resumed
-  EXPECT_EQ(memo.Find(f.w, f.versions, false), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, false, kNow), nullptr);
 }
 
 TEST(NominationMemoTest, AnyVersionOrHeadFieldChangeMisses) {
   MemoFixture f;
   NominationMemo memo;
-  memo.Store(f.w, f.versions, true, f.entry);
-  ASSERT_NE(memo.Find(f.w, f.versions, true), nullptr);
+  memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  ASSERT_NE(memo.Find(f.w, f.versions, true, kNow), nullptr);
   NominationVersions v = f.versions;
   ++v.tree;
-  EXPECT_EQ(memo.Find(f.w, v, true), nullptr);
+  EXPECT_EQ(memo.Find(f.w, v, true, kNow), nullptr);
   v = f.versions;
   ++v.reservations;
-  EXPECT_EQ(memo.Find(f.w, v, true), nullptr);
+  EXPECT_EQ(memo.Find(f.w, v, true, kNow), nullptr);
   f.w.priority = 5;
-  EXPECT_EQ(memo.Find(f.w, f.versions, true), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow), nullptr);
   f.w.priority = 0;
   f.w.queue_order_time = 1;
-  EXPECT_EQ(memo.Find(f.w, f.versions, true), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow), nullptr);
   f.w.queue_order_time = 0;
   f.w.key += "-other";  // a recycled id
-  EXPECT_EQ(memo.Find(f.w, f.versions, true), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow), nullptr);
 }
 
-// The memo holds the entries of the newest versions only: a Store under newer versions recycles
-// the older entries (they could never be found again: versions only grow), and reuses their
-// storage for the new ones.
-TEST(NominationMemoTest, NewerVersionsRecycleOlderEntries) {
+// The memo keeps the entries of the last kEpochs keys stored under: a state that comes back (the
+// preemption ping-pong alternates two) finds its entries again; a fifth key recycles the least
+// recently stored one's slots, reusing their storage.
+TEST(NominationMemoTest, EntriesOfTheLastFourKeysAreKeptAndTheOldestRecycled) {
+  static_assert(NominationMemo::kEpochs == 4);
   MemoFixture f;
   NominationMemo memo;
   Workload other = f.w;
   other.id = MakeId<WorkloadId>(7);
-  memo.Store(f.w, f.versions, true, f.entry);
-  memo.Store(other, f.versions, true, f.entry);
-  EXPECT_EQ(memo.size(), 2u);
-  EXPECT_NE(memo.Find(other, f.versions, true), nullptr);
-  // Another cycle changed the tree: the next store drops both entries and reuses a slot.
-  NominationVersions newer = f.versions;
-  ++newer.tree;
-  CycleEntry second = f.entry;
-  second.message = "second";
-  memo.Store(f.w, newer, true, second);
-  EXPECT_EQ(memo.size(), 1u);
-  EXPECT_EQ(memo.capacity(), 2u);
-  EXPECT_EQ(memo.Find(other, f.versions, true), nullptr);
-  EXPECT_EQ(memo.Find(other, newer, true), nullptr);  // not stored under the newer versions
-  const CycleEntry* hit = memo.Find(f.w, newer, true);
-  ASSERT_NE(hit, nullptr);
-  EXPECT_EQ(hit->message, "second");
-  // Stored again under the same versions: replaced in place.
-  memo.Store(f.w, newer, true, f.entry);
-  EXPECT_EQ(memo.size(), 1u);
-  ASSERT_NE(memo.Find(f.w, newer, true), nullptr);
-  EXPECT_EQ(memo.Find(f.w, newer, true)->message, MemoFixture::kStored);
+  std::vector<NominationVersions> keys;
+  for (uint64_t k = 0; k < 5; ++k) {
+    NominationVersions v = f.versions;
+    v.tree += k;
+    keys.push_back(v);
+  }
+  for (size_t k = 0; k < 4; ++k) {
+    CycleEntry e = f.entry;
+    e.message = "key " + std::to_string(k);
+    memo.Store(f.w, keys[k], true, kNow, /*reads_now=*/false, e);
+  }
+  memo.Store(other, keys[0], true, kNow, /*reads_now=*/false, f.entry);
+  EXPECT_EQ(memo.size(), 5u);
+  for (size_t k = 0; k < 4; ++k) {
+    const CycleEntry* hit = memo.Find(f.w, keys[k], true, kNow);
+    ASSERT_NE(hit, nullptr) << k;
+    EXPECT_EQ(hit->message, "key " + std::to_string(k));
+  }
+  EXPECT_EQ(memo.Find(other, keys[1], true, kNow), nullptr);  // not stored under that key
+  // keys[0] was stored under last (for `other`); keys[1] is the least recently stored.
+  memo.Store(f.w, keys[4], true, kNow, /*reads_now=*/false, f.entry);
+  EXPECT_EQ(memo.Find(f.w, keys[1], true, kNow), nullptr);
+  EXPECT_NE(memo.Find(f.w, keys[0], true, kNow), nullptr);
+  EXPECT_NE(memo.Find(other, keys[0], true, kNow), nullptr);
+  EXPECT_NE(memo.Find(f.w, keys[4], true, kNow), nullptr);
+  EXPECT_EQ(memo.size(), 5u);
+  EXPECT_EQ(memo.capacity(), 5u);  // the recycled slot held the new entry
+  // Stored again under the same key: replaced in place.
+  CycleEntry again = f.entry;
+  again.message = "again";
+  memo.Store(f.w, keys[4], true, kNow, /*reads_now=*/false, again);
+  EXPECT_EQ(memo.size(), 5u);
+  EXPECT_EQ(memo.Find(f.w, keys[4], true, kNow)->message, "again");
   memo.Clear();
   EXPECT_EQ(memo.size(), 0u);
-  EXPECT_EQ(memo.Find(f.w, newer, true), nullptr);
+  for (const NominationVersions& v : keys) {
+    EXPECT_EQ(memo.Find(f.w, v, true, kNow), nullptr);
+  }
+}
+
+// A nomination that collected preemption candidates read the time (a candidate without a
+// reservation time is ordered by it): its entry is found at the same instant only. One that
+// collected none is found at any time.
+TEST(NominationMemoTest, AnEntryThatReadTheTimeIsFoundAtTheSameInstantOnly) {
+  MemoFixture f;
+  NominationMemo memo;
+  Workload other = f.w;
+  other.id = MakeId<WorkloadId>(7);
+  memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/true, f.entry);
+  memo.Store(other, f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  EXPECT_NE(memo.Find(f.w, f.versions, true, kNow), nullptr);
+  EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow + 1), nullptr);
+  EXPECT_NE(memo.Find(other, f.versions, true, kNow + 1), nullptr);
 }
 
 }  // namespace
