@@ -7,7 +7,6 @@
 #include <map>
 
 #include "engine/base/check.h"
-#include "engine/base/string_hash.h"
 #include "engine/pod_requests.h"
 
 namespace engine {
@@ -447,10 +446,13 @@ bool WorkloadStore::IsEvicting(WorkloadId id) const {
 void WorkloadStore::AddReservationTerm(Workload& w, bool evicting) {
   // Everything of a reserved workload that a nomination reads through preemption
   // (engine/preemption_candidates.cc: Classify, AddFromClusterQueue, UsesNeededSlot; the
-  // ReservedUsageBelow sums follow from it), and its id, which entries name their targets by.
-  uint64_t h = StateMix((uint64_t{Index(w.id)} << 1) | (evicting ? 1 : 0));
-  auto mix = [&h](uint64_t x) { h = StateMix(h ^ x); };
-  mix(HashString(w.uid));
+  // ReservedUsageBelow sums follow from it), under its id: the id names the targets of an entry,
+  // and stands for the uid (an id comes back with another workload only after Erase, which moves
+  // the key for good). Each word goes through an odd multiply (a bijection: one changed word
+  // always changes the chain), the whole through StateMix.
+  uint64_t h = 0;
+  auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x9E3779B97F4A7C15ULL; };
+  mix((uint64_t{Index(w.id)} << 1) | (evicting ? 1 : 0));
   mix(Index(w.cluster_queue));
   mix(static_cast<uint32_t>(w.priority));
   mix(static_cast<uint64_t>(w.queue_order_time));
@@ -460,17 +462,12 @@ void WorkloadStore::AddReservationTerm(Workload& w, bool evicting) {
     mix(static_cast<uint64_t>(u.amount.value()));
   }
   for (const AdmittedPodSet& ps : w.admitted) {
-    mix(HashString(ps.name));
     mix(static_cast<uint32_t>(ps.count));
     for (const auto& [resource, flavor] : ps.flavors) {
       mix((uint64_t{Index(resource)} << 32) | Index(flavor));
     }
-    for (const SlotAmount& u : ps.usage) {
-      mix(Index(u.slot));
-      mix(static_cast<uint64_t>(u.amount.value()));
-    }
   }
-  h |= 1;  // never 0: 0 stands for "no term"
+  h = StateMix(h) | 1;  // never 0: 0 stands for "no term"
   w.reservation_term = h;
   reservation_sum_ += h;
 }
