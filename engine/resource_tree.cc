@@ -26,6 +26,26 @@ void ResourceTree::CopyFrom(const ResourceTree& other) {
   generation_freeze_ = 0;
   usage_sum_ = other.usage_sum_;
   other_changes_ = other.other_changes_;
+  key_changed_.assign(other.key_changed_.begin(), other.key_changed_.end());
+  key_stamp_.assign(other.key_stamp_.begin(), other.key_stamp_.end());
+  key_epoch_ = other.key_epoch_;
+}
+
+void ResourceTree::NoteFirstChange(size_t cell_index, NodeId cq, FrSlot slot, Quantity before) {
+  key_stamp_[cell_index] = key_epoch_;
+  key_changed_.push_back({cq, slot, before});
+}
+
+void ResourceTree::FlushKey() {
+  for (const ChangedCell& c : key_changed_) {
+    const uint64_t salt = ((uint64_t{Index(c.cq)} << 32) | Index(c.slot)) * 0xE7037ED1A0B428DBULL;
+    usage_sum_ += UsageTerm(salt, cell(c.cq, c.slot).usage) - UsageTerm(salt, c.before);
+  }
+  key_changed_.clear();
+  if (++key_epoch_ == 0) {  // wrapped: no stamp may look current
+    std::fill(key_stamp_.begin(), key_stamp_.end(), 0);
+    key_epoch_ = 1;
+  }
 }
 
 void ResourceTree::ResizeSlots(uint32_t num_slots) {
@@ -33,12 +53,14 @@ void ResourceTree::ResizeSlots(uint32_t num_slots) {
   if (num_slots == num_slots_) {
     return;
   }
+  FlushKey();  // the stamps are by cell index, which the new width moves
   std::vector<SlotState> widened(static_cast<size_t>(meta_.size()) * num_slots);
   for (size_t node = 0; node < meta_.size(); ++node) {
     std::copy_n(cells_.begin() + static_cast<std::ptrdiff_t>(node * num_slots_), num_slots_,
                 widened.begin() + static_cast<std::ptrdiff_t>(node * num_slots));
   }
   cells_ = std::move(widened);
+  key_stamp_.assign(cells_.size(), 0);
   num_slots_ = num_slots;
   slot_group_.resize(num_slots, kNoGroup);
 }
@@ -52,6 +74,7 @@ NodeId ResourceTree::AddNode(NodeKind kind) {
   meta_.push_back(meta);
   children_.emplace_back();
   cells_.resize(cells_.size() + num_slots_);
+  key_stamp_.resize(cells_.size(), 0);
   MarkDirty(id);
   return id;
 }
@@ -244,7 +267,7 @@ bool ResourceTree::ChargeWalk(NodeId cq, FrSlot slot, Quantity amount) {
   TALLY_DCHECK(Kind(cq) == NodeKind::kClusterQueue);
   SlotState& charged = cell(cq, slot);
   if (what_if_ == 0) {  // a WhatIf puts back what it takes: the key stands for usage outside one
-    NoteUsage(cq, slot, charged.usage, charged.usage + amount);
+    NoteChange(cq, slot, charged.usage);
   }
   charged.max_charge = Max(charged.max_charge, amount);  // also in a cycle: R is rebuilt from it
   if (InCycle(cq)) [[unlikely]] {
@@ -275,8 +298,7 @@ bool ResourceTree::ReleaseWalk(NodeId cq, FrSlot slot, Quantity amount) {
   const uint64_t bump = generation_freeze_ == 0 ? 1 : 0;
   meta_[Index(cq)].generation += bump;
   if (what_if_ == 0) {
-    const Quantity before = cell(cq, slot).usage;
-    NoteUsage(cq, slot, before, before - amount);
+    NoteChange(cq, slot, cell(cq, slot).usage);
   }
   if (InCycle(cq)) [[unlikely]] {
     cell(cq, slot).usage -= amount;

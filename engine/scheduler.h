@@ -171,8 +171,9 @@ class Scheduler {
   };
   // Nominate through the memo into `out` (read-only on the memo; safe on several threads like
   // Nominate). `out` may hold an entry of an earlier cycle: a hit copies over it in place.
-  void NominateMemoised(WorkloadId id, TimeMicros now, internal::PreemptorSource& preemptors,
-                        MemoUpdate& update, CycleEntry& out) const;
+  void NominateMemoised(WorkloadId id, TimeMicros now, const NominationVersions& versions,
+                        internal::PreemptorSource& preemptors, MemoUpdate& update,
+                        CycleEntry& out) const;
   // A memoised entry made current: what records the moment of the nomination (the scheduling
   // cycle, the generations of the ClusterQueue and its cohorts) set as a fresh one would.
   void RestampReused(CycleEntry& entry) const;

@@ -355,7 +355,7 @@ void Scheduler::RestampReused(CycleEntry& entry) const {
   }
 }
 
-void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now,
+void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now, const NominationVersions& versions,
                                  internal::PreemptorSource& preemptors, MemoUpdate& update,
                                  CycleEntry& out) const {
   update = MemoUpdate{};
@@ -365,8 +365,7 @@ void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now,
     NominateInto(id, preemptors, out);
     return;
   }
-  update.versions = {cluster_.tree().state_key(), store_.reservation_key(),
-                     cluster_.config_version(), namespaces_version_};
+  update.versions = versions;
   update.scan_outdated = ScanStateOutdated(w);
   const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated, now);
   if (stored != nullptr && options_.nomination_memo == NominationMemoMode::kOn) {
@@ -406,6 +405,11 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
     }
   }
   memo_updates_.resize(heads.size());
+  // What every head's nomination reads besides itself, once for the cycle (the tree's key adds
+  // up the cells changed since the last cycle: not on the nomination threads).
+  const NominationVersions versions = {cluster_.mutable_tree().state_key(),
+                                       store_.reservation_key(), cluster_.config_version(),
+                                       namespaces_version_};
   // The memo's counters and stores, sequentially, once every head is nominated.
   auto write_back = [&] {
     NominationMemoStats& stats = memo_.stats();
@@ -429,7 +433,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
   if (slots < 2 || heads.size() < std::max<size_t>(min_parallel_heads_, 2)) {
     SharedPreemptor source(preemptor);
     for (size_t i = 0; i < heads.size(); ++i) {
-      NominateMemoised(heads[i], now, source, memo_updates_[i], entries[i]);
+      NominateMemoised(heads[i], now, versions, source, memo_updates_[i], entries[i]);
     }
     write_back();
     return;
@@ -443,7 +447,7 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
     worker->StartCycle(now);
   }
   parallel_->Run(heads.size(), [&](size_t slot, size_t i) {
-    NominateMemoised(heads[i], now, *workers_[slot], memo_updates_[i], entries[i]);
+    NominateMemoised(heads[i], now, versions, *workers_[slot], memo_updates_[i], entries[i]);
   });
   for (auto& worker : workers_) {
     preemption_stats_ += worker->Stats();

@@ -24,6 +24,13 @@ inline uint64_t StateMix(uint64_t x) {
   return x;
 }
 
+// A cheaper mixer for the hot path (one 64x64->128-bit multiply, its halves folded: wyhash's
+// construction): ResourceTree keeps its key on every usage walk.
+inline uint64_t StateFold(uint64_t x) {
+  const unsigned __int128 product = static_cast<unsigned __int128>(x) * 0xA0761D6478BD642FULL;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+}
+
 // The term of the pair (key, value). Keys of different kinds of pair should differ in their high
 // bits (callers shift a kind tag in), so that no two kinds share a term.
 inline uint64_t StateTerm(uint64_t key, uint64_t value) {
