@@ -346,8 +346,8 @@ class ResourceTree {
   // Adds the terms of the cells changed since the last flush to usage_sum_.
   void FlushKey();
   struct ChangedCell {
-    NodeId cq;
-    FrSlot slot;
+    NodeId cq{};
+    FrSlot slot{};
     Quantity before;
   };
   std::vector<ChangedCell> key_changed_;

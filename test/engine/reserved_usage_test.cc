@@ -10,42 +10,21 @@
 
 #include "engine/cluster.h"
 #include "engine/workload_store.h"
+#include "test/engine/cpu_cluster_spec.h"
 
 namespace engine {
 namespace {
 
 TEST(ReservedUsageTest, PerPrioritySumsEqualBruteForceThroughReservePriorityChangeRelease) {
   Cluster cluster;
-  ClusterSpec spec;
-  spec.flavors.emplace_back().name = "f";
-  ClusterQueueSpec& cq_spec = spec.cluster_queues.emplace_back();
-  cq_spec.name = "cq";
-  cq_spec.namespace_selector.is_null = false;
-  ResourceGroupSpec& g = cq_spec.resource_groups.emplace_back();
-  g.covered_resources = {"cpu"};
-  FlavorQuotasSpec& f = g.flavors.emplace_back();
-  f.flavor = "f";
-  f.resources.push_back({"cpu", Quantity(1'000'000), std::nullopt, std::nullopt});
-  LocalQueueSpec& lq = spec.local_queues.emplace_back();
-  lq.name_space = "ns";
-  lq.name = "lq";
-  lq.cluster_queue = "cq";
-  cluster.Apply(spec);
+  cluster.Apply(CpuClusterSpec({"cq"}));
   cluster.Refresh();
   WorkloadStore store(cluster);
   const CqId cq = *cluster.FindClusterQueue("cq");
   const FrSlot slot = *cluster.FindSlot("f", "cpu");
 
   std::mt19937_64 rng(21);
-  std::vector<WorkloadId> ids;
-  for (int i = 0; i < 40; ++i) {
-    WorkloadSpec w;
-    w.name_space = "ns";
-    w.name = "w" + std::to_string(i);
-    w.queue_name = "lq";
-    w.pod_sets.emplace_back().name = "main";
-    ids.push_back(*store.Add(w));
-  }
+  const std::vector<WorkloadId> ids = AddCpuWorkloads(store, 40);
   // Twelve levels: more than WorkloadStore keeps while empty (8), so levels are both kept zeroed
   // and erased when their last workload leaves.
   const std::vector<int32_t> priorities = {-5, 0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50};

@@ -15,6 +15,7 @@
 #include "engine/cluster.h"
 #include "engine/resource_tree.h"
 #include "engine/workload_store.h"
+#include "test/engine/cpu_cluster_spec.h"
 
 namespace engine {
 namespace {
@@ -124,37 +125,12 @@ TEST(StateKeyTest, TreeKeyIsAFunctionOfClusterQueueUsageWhateverTheOrder) {
 
 TEST(StateKeyTest, ReservationKeyIsAFunctionOfWhoHoldsQuotaAndHow) {
   Cluster cluster;
-  ClusterSpec spec;
-  spec.flavors.emplace_back().name = "f";
-  for (const char* name : {"a", "b"}) {
-    ClusterQueueSpec& cq_spec = spec.cluster_queues.emplace_back();
-    cq_spec.name = name;
-    cq_spec.cohort = "co";
-    cq_spec.namespace_selector.is_null = false;
-    ResourceGroupSpec& g = cq_spec.resource_groups.emplace_back();
-    g.covered_resources = {"cpu"};
-    FlavorQuotasSpec& f = g.flavors.emplace_back();
-    f.flavor = "f";
-    f.resources.push_back({"cpu", Quantity(1'000'000), std::nullopt, std::nullopt});
-  }
-  LocalQueueSpec& lq = spec.local_queues.emplace_back();
-  lq.name_space = "ns";
-  lq.name = "lq";
-  lq.cluster_queue = "a";
-  cluster.Apply(spec);
+  cluster.Apply(CpuClusterSpec({"a", "b"}, "co"));
   cluster.Refresh();
   WorkloadStore store(cluster);
   const std::vector<CqId> cqs = {*cluster.FindClusterQueue("a"), *cluster.FindClusterQueue("b")};
   const FrSlot slot = *cluster.FindSlot("f", "cpu");
-  std::vector<WorkloadId> ids;
-  for (int i = 0; i < 4; ++i) {
-    WorkloadSpec w;
-    w.name_space = "ns";
-    w.name = "w" + std::to_string(i);
-    w.queue_name = "lq";
-    w.pod_sets.emplace_back().name = "main";
-    ids.push_back(*store.Add(w));
-  }
+  const std::vector<WorkloadId> ids = AddCpuWorkloads(store, 4);
   auto describe = [&] {
     std::string d;
     for (WorkloadId id : ids) {
