@@ -133,7 +133,6 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
   }
   Slot& s = *slot;
   s.id_index = i;
-  s.epoch = e;
   s.reads_now = reads_now;
   s.now = now;
   s.spec = w.spec;

@@ -106,7 +106,6 @@ class NominationMemo {
  private:
   struct Slot {
     size_t id_index = 0;   // Index(WorkloadId) of the workload it was stored for
-    size_t epoch = 0;      // its index in epochs_
     Slot* next = nullptr;  // the next entry of the same workload and key (another head input)
     bool reads_now = false;
     TimeMicros now = 0;

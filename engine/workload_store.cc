@@ -94,7 +94,6 @@ std::vector<SlotAmount> WorkloadStore::ChargedUsage(
 }
 
 bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int32_t> reclaimable) {
-  ++reservation_version_;
   Workload& w = Get(id);
   WorkloadSpec& spec = workloads_[Index(id)]->spec;
   if (spec.reclaimable_pods == reclaimable) {
@@ -262,7 +261,6 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
 
 void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                             std::vector<SlotAmount> usage, TimeMicros now) {
-  ++reservation_version_;
   Workload& w = Get(id);
   w.cluster_queue = cq;
   w.quota_reserved = true;
@@ -286,7 +284,6 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> 
 
 std::optional<std::string> WorkloadStore::AllocateDevices(
     WorkloadId id, const std::vector<AdmittedPodSet>& admitted) {
-  ++reservation_version_;
   ++other_changes_;
   DeviceInventory& devices = cluster_.mutable_devices();
   if (!devices.HasClasses()) {
@@ -337,7 +334,6 @@ std::optional<std::string> WorkloadStore::AllocateDevices(
 }
 
 void WorkloadStore::Release(WorkloadId id) {
-  ++reservation_version_;
   Workload& w = Get(id);
   if (w.holds_devices) {
     ++other_changes_;
@@ -363,7 +359,6 @@ void WorkloadStore::Release(WorkloadId id) {
 }
 
 void WorkloadStore::SetReservedPriority(WorkloadId id, int32_t priority) {
-  ++reservation_version_;
   Workload& w = Get(id);
   if (w.quota_reserved) {
     CountPriorityUsage(w, -1);  // out of the old priority's sums, into the new one's
@@ -430,7 +425,6 @@ Quantity WorkloadStore::ReservedUsage(CqId cq, FrSlot slot) const {
 }
 
 void WorkloadStore::MarkEvicting(WorkloadId id) {
-  ++reservation_version_;
   Workload& w = Get(id);
   if (w.quota_reserved && !IsEvicting(id)) {
     evicting_.push_back(id);
@@ -478,7 +472,6 @@ void WorkloadStore::RemoveReservationTerm(Workload& w) {
 }
 
 void WorkloadStore::Erase(WorkloadId id) {
-  ++reservation_version_;
   ++other_changes_;  // its id and spec's address may come back with another workload
   if (!Contains(id)) {
     return;

@@ -89,14 +89,11 @@ class WorkloadStore {
   const std::vector<WorkloadId>& Evicting() const { return evicting_; }
   bool IsEvicting(WorkloadId id) const;
 
-  // Bumped by every change to who holds quota or devices and how much (Reserve, Release,
-  // MarkEvicting, Erase, SetReclaimablePods, AllocateDevices): what a nomination reads of other
-  // workloads (engine/nomination_memo.h).
-  uint64_t reservation_version() const { return reservation_version_; }
-  // Equal at two moments when the same workloads hold quota with the same usage, flavors,
-  // priority, times and eviction state, and nothing else reservation_version() counts happened in
-  // between (devices, reclaimable pods, erased ids): unlike the version it comes back to an
-  // earlier value when a workload is reserved and released again (engine/base/state_hash.h).
+  // What a nomination reads of the other workloads (engine/nomination_memo.h): equal at two
+  // moments when the same workloads hold quota with the same usage, flavors, priority, times and
+  // eviction state, and nothing else happened in between that moves it for good (devices taken or
+  // given back, reclaimable pods changed, a workload erased). It comes back to an earlier value
+  // when a workload is reserved and released again (engine/base/state_hash.h).
   uint64_t reservation_key() const {
     return reservation_sum_ + StateTerm(kOtherTermKey, other_changes_);
   }
@@ -132,7 +129,6 @@ class WorkloadStore {
   WorkloadKeyIndex by_key_;                        // over workloads_: declared after it
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
-  uint64_t reservation_version_ = 0;
   // reservation_key(): the sum of the reserved workloads' Workload::reservation_term, and a count
   // of the other changes.
   static constexpr uint64_t kOtherTermKey = uint64_t{1} << 63;

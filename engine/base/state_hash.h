@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "engine/base/string_hash.h"
+
 namespace engine {
 
 inline uint64_t StateMix(uint64_t x) {
@@ -24,11 +26,10 @@ inline uint64_t StateMix(uint64_t x) {
   return x;
 }
 
-// A cheaper mixer for the hot path (one 64x64->128-bit multiply, its halves folded: wyhash's
-// construction): ResourceTree keeps its key on every usage walk.
+// A cheaper mixer for the hot path: HashString's step (one 64x64->128-bit multiply, its halves
+// folded; engine/base/string_hash.h) by a fixed odd constant. ResourceTree adds up its key with it.
 inline uint64_t StateFold(uint64_t x) {
-  const unsigned __int128 product = static_cast<unsigned __int128>(x) * 0xA0761D6478BD642FULL;
-  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+  return string_hash_internal::Mix(x, 0xA0761D6478BD642FULL);
 }
 
 // The term of the pair (key, value). Keys of different kinds of pair should differ in their high
