@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <optional>
 #include <utility>
 
@@ -296,7 +298,14 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
       charge_for_cycle(node, entry.assignment.usage);
       entry.outcome = EntryOutcome::kPreempting;
       entry.reason = RequeueReason::kPendingPreemption;
-      entry.message = fmt::format("Pending the preemption of {} workload(s)", entry.targets.size());
+      // Kueue's message, appended into the entry's reused string (fmt::format allocated one per
+      // preempting entry: 0.7 % of a preemption ping-pong's instructions).
+      std::array<char, 24> digits{};
+      char* end =
+          std::to_chars(digits.data(), digits.data() + digits.size(), entry.targets.size()).ptr;
+      entry.message.assign("Pending the preemption of ");
+      entry.message.append(digits.data(), static_cast<size_t>(end - digits.data()));
+      entry.message.append(" workload(s)");
       queues_.SetPreemptor(entry.cq, entry.workload);
       result.changed =
           result.changed || !options_.defer_victim_release || !result.evictions.empty();

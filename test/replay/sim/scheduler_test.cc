@@ -300,6 +300,8 @@ TEST(SchedulerTest, CohortReclaimEvictsTheBorrower) {
       Schedule(Docs({kFlavor, Cq("a", "c", "10", "  preemption: {reclaimWithinCohort: Any}"),
                      Cq("b", "c", "10"), Admitted("b1", "b", "16", 5), Wl("a1", "a", "8", 0)}));
   EXPECT_EQ(run.Outcome(1, "a1"), EntryOutcome::kPreempting);
+  ASSERT_NE(run.Entry(1, "a1"), nullptr);
+  EXPECT_EQ(run.Entry(1, "a1")->message, "Pending the preemption of 1 workload(s)");  // Kueue's
   ASSERT_EQ(run.cycles[0].evictions.size(), 1u);
   EXPECT_EQ(run.cycles[0].evictions[0].reason, engine::PreemptionReason::kInCohortReclamation);
   EXPECT_TRUE(run.Reserved("a1"));
