@@ -118,22 +118,18 @@ bool PlainWord(const char* p) {
   return i;
 }
 
-// Appends `s`, known plain, quoted and then `suffix` (unless '\0'). One growth and one copy: a
-// decision line is some thirty of these (perf: a quarter of its cost went to appending the
-// quotes, the text and the colon one call at a time).
+// Appends `s`, known plain, quoted and then `suffix` (unless '\0'). A decision line is some
+// thirty of these. The quotes go in with push_back (inline, no zero fill): resize() then a copy,
+// as this did until 2026-11-29, measured 24.5 against 16.9 ns for a line's time, type and
+// workload strings (a quarter of a line's cost had gone to appending the quotes, the text and
+// the colon through the general path).
 [[gnu::always_inline]] inline void AppendQuotedPlain(std::string_view s, char suffix,
                                                      std::string& out) {
-  const size_t at = out.size();
-  out.resize(at + s.size() + (suffix != '\0' ? 3 : 2));
-  char* p = out.data() + at;
-  *p++ = '"';
-  if (!s.empty()) {  // an empty view's data() may be null, which memcpy must not get
-    std::memcpy(p, s.data(), s.size());
-  }
-  p += s.size();
-  *p++ = '"';
+  out.push_back('"');
+  out.append(s.data(), s.size());
+  out.push_back('"');
   if (suffix != '\0') {
-    *p = suffix;
+    out.push_back(suffix);
   }
 }
 

@@ -283,6 +283,33 @@ void PodSetJsonCache::Append(const engine::Cluster& cluster, const engine::PodSe
   out += e.text;
 }
 
+void BorrowedJsonCache::Append(const engine::Cluster& cluster, engine::FrSlot slot,
+                               engine::Quantity amount, std::string& out) {
+  const size_t index = engine::Index(slot);
+  if (index >= by_slot_.size()) {
+    by_slot_.resize(index + 1);
+  }
+  Entry& e = by_slot_[index];
+  const engine::FlavorResource key = cluster.SlotKey(slot);
+  if (e.flavor != key.flavor || e.resource != key.resource) {  // new, or a configuration edit
+    e.flavor = key.flavor;
+    e.resource = key.resource;
+    e.key_text.clear();
+    AppendJsonString(fmt::format("{}/{}", cluster.Name(key.flavor), cluster.Name(key.resource)),
+                     e.key_text);
+    e.key_text += ':';
+    e.has_amount = false;
+  }
+  if (!e.has_amount || e.amount != amount) {
+    e.has_amount = true;
+    e.amount = amount;
+    e.amount_text.clear();
+    AppendJsonString(engine::FormatQuantity(amount, cluster.Name(key.resource)), e.amount_text);
+  }
+  out += e.key_text;
+  out += e.amount_text;
+}
+
 std::string FormatPodSetAssignment(const engine::Cluster& cluster,
                                    const engine::PodSetAssignment& ps) {
   std::string out = fmt::format("{} x{}:", ps.name, ps.count);

@@ -6,12 +6,14 @@
 
 namespace replay {
 
-std::string_view ShardSimulator::Impl::NowText() {
-  if (now != now_text_time) {
-    now_text = now_formatter.Format(now);
-    now_text_time = now;
+std::string_view ShardSimulator::Impl::TimeField() {
+  if (now != time_field_time) {
+    time_field.assign("\"time\":");
+    AppendJsonString(now_formatter.Format(now), time_field);
+    time_field.append(",\"type\":");
+    time_field_time = now;
   }
-  return now_text;
+  return time_field;
 }
 
 void ShardSimulator::Impl::LogSimple(
@@ -67,13 +69,9 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
         engine::ClampNonNegative(tree.Usage(node, u.slot) - tree.Nominal(node, u.slot));
     engine::Quantity borrowed = engine::Min(above, u.amount);
     if (borrowed > engine::Quantity::Zero()) {
-      engine::FlavorResource key = cluster().SlotKey(u.slot);
       line += first ? "" : ",";
       first = false;
-      AppendJsonString(
-          fmt::format("{}/{}", cluster().Name(key.flavor), cluster().Name(key.resource)), line);
-      line += ':';
-      AppendJsonString(engine::FormatQuantity(borrowed, cluster().Name(key.resource)), line);
+      borrowed_json.Append(cluster(), u.slot, borrowed, line);
     }
   }
   line += "},\"clusterQueue\":";
@@ -106,9 +104,7 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
 
 void ShardSimulator::Impl::EndLine(std::string_view type, const engine::Workload& w) {
   std::string& line = line_text;
-  line += "\"time\":";
-  AppendJsonString(NowText(), line);
-  line += ",\"type\":";
+  line += TimeField();
   AppendJsonString(type, line);
   line += ",\"workload\":";
   AppendJsonString(w.key, line);

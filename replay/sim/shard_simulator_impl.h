@@ -117,11 +117,14 @@ struct ShardSimulator::Impl {
   std::string line_text;   // reused for every decision line, appended directly
   JsonWriter line_writer;  // reused for a line's nested values (devices, flavor history)
   // `now` as decision lines write it, formatted once per instant: a cycle's lines share it.
-  std::string_view NowText();
-  TimeMicros now_text_time = std::numeric_limits<TimeMicros>::min();
-  std::string_view now_text;  // into now_formatter's buffer
+  // `"time":"<now>","type":`, the same for every line of an instant (a preemption ping-pong
+  // writes up to 3,000 at one): formatted and quoted once per instant.
+  std::string_view TimeField();
+  TimeMicros time_field_time = std::numeric_limits<TimeMicros>::min();
+  std::string time_field;
   Rfc3339Text now_formatter;
-  PodSetJsonCache pod_set_json;  // the admission lines' pod-set objects
+  PodSetJsonCache pod_set_json;     // the admission lines' pod-set objects
+  BorrowedJsonCache borrowed_json;  // and the members of their "borrowed" objects
   ReplayStats stats;
   FlavorSupplyModel supply;
 
