@@ -49,6 +49,7 @@ ProfileReport BuildProfileReport(const engine::PhaseTotals& totals, const Profil
   p.admissions = report.admissions;
   p.searches = report.preemption_searches;
   p.memo = report.nomination_memo;
+  p.pipeline = report.pipeline;
   return p;
 }
 
@@ -85,6 +86,15 @@ std::string FormatProfileTable(const ProfileReport& p) {
       100.0
           * PerUnit(static_cast<double>(m.hits),
                     static_cast<int64_t>(m.hits + m.misses + m.not_memoised)));
+  const PipelineWaits& w = p.pipeline;
+  if (w.batches > 0) {  // shards that ran free (2 threads or more)
+    out += fmt::format(
+        "pipeline: {} batches; the reader blocked {} times, {:.3f} s, waiting for the slowest "
+        "shard; helpers blocked {} times, {:.3f} s, with no step ready; window grown {} times, "
+        "shrunk {}\n",
+        w.batches, w.reader_waits, w.reader_wait_seconds, w.helper_waits, w.helper_wait_seconds,
+        w.window_grown, w.window_shrunk);
+  }
   return out;
 }
 
@@ -125,6 +135,25 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
     w.EndObject();
   }
   w.EndArray();
+  if (p.pipeline.batches > 0) {
+    w.Key("pipeline");
+    w.BeginObject();
+    w.Key("batches");
+    w.Int(p.pipeline.batches);
+    w.Key("helperWaitSeconds");
+    w.RoundedNumber(p.pipeline.helper_wait_seconds);
+    w.Key("helperWaits");
+    w.Int(p.pipeline.helper_waits);
+    w.Key("readerWaitSeconds");
+    w.RoundedNumber(p.pipeline.reader_wait_seconds);
+    w.Key("readerWaits");
+    w.Int(p.pipeline.reader_waits);
+    w.Key("windowGrown");
+    w.Int(p.pipeline.window_grown);
+    w.Key("windowShrunk");
+    w.Int(p.pipeline.window_shrunk);
+    w.EndObject();
+  }
   w.Key("preemptionSearches");
   w.BeginObject();
   w.Key("candidates");

@@ -114,6 +114,21 @@ struct LatencyBucket {
   int64_t count = 0;
 };
 
+// How shards that run free met (replay/sim/shard_pipeline.h), with 2 threads or more: the
+// batches that went through the pipeline, and the wall time threads spent blocked in it with
+// nothing to replay. The reader blocks when the window is full and every step it could run is
+// taken (it waits for the slowest shard); a helper blocks when no step is ready (it waits for the
+// reader, or for a shard that another thread is replaying). Timing: not deterministic.
+struct PipelineWaits {
+  int64_t batches = 0;
+  int64_t reader_waits = 0;
+  double reader_wait_seconds = 0;
+  int64_t helper_waits = 0;
+  double helper_wait_seconds = 0;
+  int64_t window_grown = 0;   // times the window's limit doubled (a lagging shard)
+  int64_t window_shrunk = 0;  // and halved again
+};
+
 // `tally replay --profile` (docs/replay.md, "Where the time goes"): the CPU time by phase of
 // engine/base/phase_profile.h and the counts that explain it.
 struct ProfileReport {
@@ -131,6 +146,7 @@ struct ProfileReport {
   int64_t admissions = 0;
   engine::PreemptionSearchStats searches;
   engine::NominationMemoStats memo;
+  PipelineWaits pipeline;
 };
 
 struct ReplayReport {
@@ -253,6 +269,7 @@ struct ReplayReport {
   double decision_latency_p99_ns = 0;
   int64_t decision_latency_max_ns = 0;
   int64_t peak_rss_bytes = 0;
+  PipelineWaits pipeline;  // printed by --profile only
 
   // What the preemption searches of every shard did (counts: deterministic).
   engine::PreemptionSearchStats preemption_searches;

@@ -1,6 +1,7 @@
 #include "replay/sim/shard_pipeline.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace replay {
 
@@ -95,6 +96,20 @@ bool ShardPipeline::GrowIfStarved() {
   return true;
 }
 
+void ShardPipeline::Block(std::unique_lock<std::mutex>& lock, bool reader) {
+  (reader ? waits_.reader_waits : waits_.helper_waits) += 1;
+  const auto start = std::chrono::steady_clock::now();
+  changed_.wait(lock);
+  (reader ? waits_.reader_nanos : waits_.helper_nanos) +=
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
+}
+
+ShardPipeline::Waits ShardPipeline::waits() {
+  std::unique_lock<std::mutex> lock(mu_);
+  return waits_;
+}
+
 bool ShardPipeline::WaitRoom(int64_t oldest) {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
@@ -105,7 +120,7 @@ bool ShardPipeline::WaitRoom(int64_t oldest) {
       return false;
     }
     if (!RunOne(lock) && !GrowIfStarved()) {
-      changed_.wait(lock);
+      Block(lock, /*reader=*/true);
     }
   }
 }
@@ -114,7 +129,7 @@ void ShardPipeline::WaitComplete(int64_t batch) {
   std::unique_lock<std::mutex> lock(mu_);
   while (complete_ <= batch) {
     if (!RunOne(lock)) {
-      changed_.wait(lock);
+      Block(lock, /*reader=*/true);
     }
   }
 }
@@ -130,7 +145,7 @@ void ShardPipeline::Work() {
   while (!(closed_ && complete_ == pushed_)) {
     if (!RunOne(lock)) {
       GrowIfStarved();  // the reader may push more now; wait for it
-      changed_.wait(lock);
+      Block(lock, /*reader=*/false);
     }
   }
 }

@@ -58,6 +58,15 @@ class ShardPipeline {
   // Times the limit grew and shrank.
   int64_t grown() const { return grown_; }
   int64_t shrunk() const { return shrunk_; }
+  // Times a thread blocked with nothing to replay, and for how long (wall nanoseconds): the
+  // reader in WaitRoom and WaitComplete, helpers in Work. A wait is counted when it begins.
+  struct Waits {
+    int64_t reader_waits = 0;
+    int64_t reader_nanos = 0;
+    int64_t helper_waits = 0;
+    int64_t helper_nanos = 0;
+  };
+  Waits waits();
   // Batch number `pushed` (0, 1, ...) is ready for every shard. The caller has checked that the
   // window has room (WaitComplete(b - window) and taken batch b - window back).
   void Push();
@@ -77,6 +86,8 @@ class ShardPipeline {
   bool RunOne(std::unique_lock<std::mutex>& lock);
   // Called with nothing to replay: grows the limit when the window is full. True if it grew.
   bool GrowIfStarved();
+  // changed_.wait(lock), counted and timed for the reader or for a helper.
+  void Block(std::unique_lock<std::mutex>& lock, bool reader);
 
   const int shards_;
   const int64_t window_;
@@ -87,6 +98,7 @@ class ShardPipeline {
   bool starved_since_check_ = false;
   int64_t grown_ = 0;
   int64_t shrunk_ = 0;
+  Waits waits_;
   std::mutex mu_;
   std::condition_variable changed_;  // a batch pushed or completed, a step ready, closed
   int64_t pushed_ = 0;

@@ -645,6 +645,16 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     std::rethrow_exception(failure);
   }
   pipeline.Rethrow();
+  if (!sliced) {  // one thread replays slice by slice, without the pipeline
+    const ShardPipeline::Waits waits = pipeline.waits();
+    report.pipeline.batches = pushed;
+    report.pipeline.reader_waits = waits.reader_waits;
+    report.pipeline.reader_wait_seconds = static_cast<double>(waits.reader_nanos) / 1e9;
+    report.pipeline.helper_waits = waits.helper_waits;
+    report.pipeline.helper_wait_seconds = static_cast<double>(waits.helper_nanos) / 1e9;
+    report.pipeline.window_grown = pipeline.grown();
+    report.pipeline.window_shrunk = pipeline.shrunk();
+  }
   if (trace_planner.has_value() && !report.interrupted) {
     // Every line was read (an interrupted replay is incomplete whatever its plan, and is kept).
     trace_planner->AddManifests(manifests.spec);

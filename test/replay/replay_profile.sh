@@ -16,7 +16,8 @@ run() {  # run OUT FLAGS...
   local out="$1"
   shift
   "${tally}" replay --manifests "${tmp}/trace/manifests.yaml" --events "${tmp}/trace/events.jsonl" \
-    --out "${tmp}/${out}" -q --no-progress --no-timings --threads 1 "$@" 2>"${tmp}/${out}.stderr"
+    --out "${tmp}/${out}" -q --no-progress --no-timings --threads "${threads:-1}" "$@" \
+    2>"${tmp}/${out}.stderr"
 }
 run plain
 run profiled --profile
@@ -41,4 +42,17 @@ grep -q "rejected by the O(depth) bound" "${tmp}/profiled.stderr" || fail "stder
 perl -pe 's/,"profile":\{.*?\},("quotaHoldTime"|"resourceClasses"|"runId")/,$1/' \
   "${tmp}/profiled/report.json" >"${tmp}/stripped.json"
 cmp "${tmp}/plain/report.json" "${tmp}/stripped.json" || fail "--profile changed report.json"
-echo "replay --profile: phases, counts and unchanged outputs checked"
+# One thread replays slice by slice, without the pipeline of shards that run free: no pipeline
+# line. Two threads go through it: its batches and the waits of the reader and the helpers.
+grep -q '^pipeline:' "${tmp}/profiled.stderr" && fail "1 thread: a pipeline line"
+grep -q '"pipeline"' "${tmp}/profiled/report.json" && fail "1 thread: a pipeline object"
+threads=2 run two --profile
+cmp "${tmp}/plain/decisions.jsonl" "${tmp}/two/decisions.jsonl" ||
+  fail "2 threads changed decisions.jsonl"
+grep -q '^pipeline: [1-9][0-9]* batches; the reader blocked [0-9]* times' "${tmp}/two.stderr" ||
+  fail "2 threads: no pipeline line"
+for key in batches readerWaits readerWaitSeconds helperWaits helperWaitSeconds windowGrown \
+  windowShrunk; do
+  grep -q "\"${key}\"" "${tmp}/two/report.json" || fail "2 threads: report.json: no ${key}"
+done
+echo "replay --profile: phases, counts, pipeline waits and unchanged outputs checked"

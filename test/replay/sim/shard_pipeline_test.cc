@@ -186,5 +186,24 @@ TEST(ShardPipeline, TheLimitGrowsForALaggingShardAndShrinksWithoutOne) {
   }
 }
 
+// The waits --profile reports: a helper with nothing pushed blocks, counted as it begins and
+// timed when it ends (the 5 ms it was surely blocked, less the slack of a spurious wake-up).
+TEST(ShardPipeline, ABlockedHelperIsCountedAndTimed) {
+  ShardPipeline pipeline(2, 4, [](int, int64_t) { return true; });
+  ASSERT_EQ(pipeline.waits().helper_waits, 0);
+  std::thread helper([&] { pipeline.Work(); });
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (pipeline.waits().helper_waits == 0 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_GE(pipeline.waits().helper_waits, 1) << "the helper never blocked";
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // blocked all along
+  pipeline.Push();
+  pipeline.Close();
+  pipeline.WaitComplete(0);
+  helper.join();
+  EXPECT_GE(pipeline.waits().helper_nanos, 4'000'000);
+}
+
 }  // namespace
 }  // namespace replay
