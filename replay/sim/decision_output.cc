@@ -291,7 +291,9 @@ void BorrowedJsonCache::Append(const engine::Cluster& cluster, engine::FrSlot sl
   }
   Entry& e = by_slot_[index];
   const engine::FlavorResource key = cluster.SlotKey(slot);
-  if (e.flavor != key.flavor || e.resource != key.resource) {  // new, or a configuration edit
+  // The slot's first use. A slot names one (flavor, resource) for the cluster's life, so the key
+  // is built once; comparing it also keeps the text right if that ever changed.
+  if (e.flavor != key.flavor || e.resource != key.resource) {
     e.flavor = key.flavor;
     e.resource = key.resource;
     e.key_text.clear();
