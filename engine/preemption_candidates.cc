@@ -216,7 +216,7 @@ void CandidateCollector::AddFromClusterQueue(const PreemptionRequest& request, C
     c.priority = w.priority;
     // Kueue keys on the QuotaReserved condition; 0 ("not set") stands for a missing condition.
     c.reserved_at = w.quota_reserved_time == 0 ? now_ : w.quota_reserved_time;
-    c.uid = &w.uid;
+    c.uid = &w.uid();
     c.SetOrderKey();
   }
 }

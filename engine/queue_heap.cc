@@ -36,7 +36,7 @@ bool QueueManager::Before(const HeapNode& a, const HeapNode& b, WorkloadId stick
   if (a.order_time != b.order_time) {
     return a.order_time < b.order_time;
   }
-  int c = store_.Get(a.id).uid.compare(store_.Get(b.id).uid);
+  int c = store_.Get(a.id).uid().compare(store_.Get(b.id).uid());
   if (c != 0) {
     return c < 0;
   }

@@ -59,7 +59,7 @@ bool QueueOrderLess(const Workload& a, const Workload& b) {
   if (a.queue_order_time != b.queue_order_time) {
     return a.queue_order_time < b.queue_order_time;
   }
-  return a.uid < b.uid;
+  return a.uid() < b.uid();
 }
 
 namespace {
@@ -147,14 +147,14 @@ bool QueueManager::LocalQueueStopped(const Workload& w) const {
   if (w.spec == nullptr) {
     return false;
   }
-  const LocalQueueSpec* lq = cluster_.FindLocalQueue(w.spec->name_space, w.local_queue);
+  const LocalQueueSpec* lq = cluster_.FindLocalQueue(w.spec->name_space, w.local_queue());
   return lq != nullptr && lq->stop_policy != StopPolicy::kNone;
 }
 
 std::string QueueManager::OrphanKey(const Workload& w) const {
   std::string key = w.spec != nullptr ? w.spec->name_space : std::string();
   key += '/';
-  key += w.local_queue;
+  key += w.local_queue();
   return key;
 }
 
@@ -512,7 +512,7 @@ std::vector<WorkloadId> QueueManager::AdoptOrphans() {
   std::vector<WorkloadId> adopted;
   for (auto it = orphans_.begin(); it != orphans_.end();) {
     const Workload& first = store_.Get(*it->second.begin());
-    std::optional<CqId> cq = store_.ResolveQueue(first.spec->name_space, first.local_queue);
+    std::optional<CqId> cq = store_.ResolveQueue(first.spec->name_space, first.local_queue());
     if (!cq || LocalQueueStopped(first)) {
       ++it;
       continue;

@@ -399,7 +399,7 @@ void Scheduler::SortEntries(std::vector<CycleEntry>& entries) {
     if (a.cq != b.cq) {
       return cluster_.Name(a.cq) < cluster_.Name(b.cq);
     }
-    return wa.uid < wb.uid;
+    return wa.uid() < wb.uid();
   });
   bool in_order = true;
   for (uint32_t i = 0; i < entries.size(); ++i) {

@@ -275,9 +275,9 @@ void Scheduler::NominateInto(WorkloadId id, internal::PreemptorSource& preemptor
   }
   // Then ValidateResources, still inside Kueue's ValidateAdmissibility (pkg/workload/resources.go)
   // and before any flavor is tried: the requeue reason stays Generic (scheduler.go: nominate).
-  if (!w.invalid_resources.empty()) {
+  if (w.invalid_resources) {
     not_nominated(RequeueReason::kGeneric);
-    entry.message = w.invalid_resources;
+    entry.message = ValidateResources(*w.spec);
     entry.misconfigured = true;
     return;
   }

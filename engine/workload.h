@@ -74,21 +74,20 @@ constexpr uint64_t FlavorResourceBit(FlavorId flavor, ResourceId resource) {
 
 struct Workload {
   WorkloadId id{};
-  std::string key;  // "namespace/name"
-  std::string uid;
+  std::string key;                     // "namespace/name"
   const WorkloadSpec* spec = nullptr;  // owned by the store
-  std::string local_queue;             // spec.queueName
   CqId cluster_queue = kInvalidId<CqId>;
   int32_t priority = 0;
   TimeMicros creation_time = 0;
   TimeMicros queue_order_time = 0;  // §5.1
   std::vector<PodSetRequest> pod_sets;
-  // ValidateResources (engine/workload_spec.h): "" when every request is within its limit, else
-  // Kueue's "resources validation failed: ..." message; such a head is never nominated.
-  std::string invalid_resources;
 
   // Reservation: present when QuotaReserved, charged to `cluster_queue` in the tree.
   bool quota_reserved = false;
+  // ValidateResources (engine/workload_spec.h) found a request above its limit: such a head is
+  // never nominated. A flag, not the message: the message is rare, and ValidateResources(*spec)
+  // makes it again when it is needed (the spec's pod sets do not change once stored).
+  bool invalid_resources = false;
   TimeMicros quota_reserved_time = 0;
   std::vector<AdmittedPodSet> admitted;
   std::vector<SlotAmount> usage;  // per slot, summed over pod sets
@@ -111,6 +110,11 @@ struct Workload {
   // §9.6 scheduling equivalence hash (engine/scheduling_hash.h); 0 = not computed yet. The queue
   // manager computes it on first Push; reset it to 0 when priority or requests change.
   uint64_t scheduling_hash = 0;
+
+  // metadata.uid (the store makes it "namespace/name" when absent) and spec.queueName: read from
+  // the spec, not copied. A live workload costs what it stores (docs/replay.md, the memory model).
+  const std::string& uid() const { return spec->uid; }
+  const std::string& local_queue() const { return spec->queue_name; }
 };
 
 // The WorkloadStore's unit: a workload and the spec it was built from (Workload::spec points to

@@ -165,20 +165,17 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
     free_ids_.pop_back();
   }
   ++live_;
-  // The uid moves to Workload::uid (nothing reads the spec's afterwards): one string per
-  // workload, not two.
-  std::string uid = spec.uid.empty() ? key : std::move(spec.uid);
-  spec.uid.clear();
+  if (spec.uid.empty()) {
+    spec.uid = key;  // Workload::uid() reads it
+  }
   auto stored = std::make_unique<StoredWorkload>();
   stored->spec = std::move(spec);
   const WorkloadSpec& s = stored->spec;
   Workload* w = &stored->workload;
   w->id = id;
   w->key = std::move(key);
-  w->uid = std::move(uid);
   w->spec = &s;
-  w->local_queue = s.queue_name;
-  w->invalid_resources = ValidateResources(s);
+  w->invalid_resources = !ValidateResources(s).empty();
   w->priority = ResolvePriority(s);
   w->creation_time = s.creation_time;
   w->queue_order_time = s.creation_time;

@@ -159,7 +159,7 @@ void WriteUnevaluatedJson(std::string_view key, const engine::Workload* w, const
   out.BeginObject();
   if (w != nullptr) {
     out.Key("localQueue");
-    out.String(w->local_queue);
+    out.String(w->local_queue());
   }
   out.Key("reason");
   WriteReason(v, out);
@@ -259,7 +259,7 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
     WriteFlavorHistoryJson(c, w.fallback, out);
   }
   out.Key("localQueue");
-  out.String(w.local_queue);
+  out.String(w.local_queue());
   out.Key("now");
   out.String(FormatRfc3339(s.now));
   out.Key("priority");
@@ -344,7 +344,7 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
   const engine::Assignment& a = e.assignment;
   std::string out = fmt::format(
       "Workload {} ({}), priority {}, LocalQueue {} -> ClusterQueue {}, at {}\n", w.key, Status(w),
-      w.priority, w.local_queue,
+      w.priority, w.local_queue(),
       engine::IsValid(w.cluster_queue) ? c.Name(w.cluster_queue) : "<none>", FormatRfc3339(s.now));
   out += fmt::format("Why: {}: {}\n", verdict.code, verdict.sentence);
   if (eta != nullptr) {
@@ -455,7 +455,7 @@ void PrintUnevaluated(const ExplainOptions& options, const std::string& workload
       "Workload %s (%s), LocalQueue %s: not evaluated\nWhy: %s: %s\n\nWhat would admit it: "
       "%s\n",
       workload.c_str(), w == nullptr ? "QuotaReserved" : Status(*w).c_str(),
-      w == nullptr ? "-" : w->local_queue.c_str(), v.code.c_str(), v.sentence.c_str(),
+      w == nullptr ? "-" : w->local_queue().c_str(), v.code.c_str(), v.sentence.c_str(),
       v.remedy.c_str());
 }
 

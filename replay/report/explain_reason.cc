@@ -106,32 +106,32 @@ ExplainVerdict DiagnoseWorkload(const ClusterState& state, const engine::Workloa
                    "spec.active is false: Kueue does not queue a deactivated workload",
                    "set spec.active to true");
   }
-  const engine::LocalQueueSpec* lq = c.FindLocalQueue(spec.name_space, w.local_queue);
+  const engine::LocalQueueSpec* lq = c.FindLocalQueue(spec.name_space, w.local_queue());
   if (lq == nullptr) {
     return Verdict("LocalQueueNotFound",
                    fmt::format("LocalQueue \"{}\" does not exist in namespace {}: the workload "
                                "waits outside every queue until it does",
-                               w.local_queue, spec.name_space),
+                               w.local_queue(), spec.name_space),
                    fmt::format("create LocalQueue {} in namespace {}, pointing to a "
                                "ClusterQueue, or set spec.queueName to an existing one",
-                               w.local_queue, spec.name_space));
+                               w.local_queue(), spec.name_space));
   }
   if (!engine::IsValid(w.cluster_queue)) {
     return Verdict("ClusterQueueNotFound",
                    fmt::format("LocalQueue {}/{} points to ClusterQueue \"{}\", which does not "
                                "exist: the workload waits outside every queue until it does",
-                               spec.name_space, w.local_queue, lq->cluster_queue),
+                               spec.name_space, w.local_queue(), lq->cluster_queue),
                    fmt::format("create ClusterQueue {}, or point LocalQueue {}/{} to an existing "
                                "one",
-                               lq->cluster_queue, spec.name_space, w.local_queue));
+                               lq->cluster_queue, spec.name_space, w.local_queue()));
   }
   if (lq->stop_policy != engine::StopPolicy::kNone) {
     return Verdict("OnHold",
                    fmt::format("LocalQueue {}/{} is stopped (stopPolicy {}): its workloads are "
                                "not queued, whatever the quota",
-                               spec.name_space, w.local_queue, StopPolicyName(lq->stop_policy)),
+                               spec.name_space, w.local_queue(), StopPolicyName(lq->stop_policy)),
                    fmt::format("set spec.stopPolicy of LocalQueue {}/{} to None", spec.name_space,
-                               w.local_queue));
+                               w.local_queue()));
   }
   if (std::optional<ExplainVerdict> inactive = InactiveClusterQueue(c, w.cluster_queue)) {
     return *inactive;

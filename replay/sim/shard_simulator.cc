@@ -136,9 +136,9 @@ void ShardSimulator::Impl::RunOneCycle() {
       continue;
     }
     if (e.misconfigured) {
-      Track& t = TrackOf(e.workload);
-      if (t.misconfigured != e.message) {
-        t.misconfigured = e.message;
+      std::string& shown = misconfigured_shown[engine::Index(e.workload)];
+      if (shown != e.message) {
+        shown = e.message;
         LogSimple("Pending", store().Get(e.workload),
                   {{"message", e.message}, {"reason", "Misconfigured"}});
       }

@@ -16,6 +16,8 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <string>
+#include <unordered_map>
 
 #include "engine/flavor_fallback.h"
 #include "replay/io/device_output.h"
@@ -89,9 +91,6 @@ struct ShardSimulator::Impl {
     TimeMicros run_started = 0;
     uint32_t local_queue = 0;  // interned "namespace/name"
     uint32_t workload_class = 0;
-    // The last Misconfigured message written as a `Pending` decision line (Kueue writes the
-    // QuotaReserved=False condition again only when it changes).
-    std::string misconfigured = {};
   };
 
   Impl(ClusterState s, const SimulatorOptions& o, bool log_decisions)
@@ -134,6 +133,11 @@ struct ShardSimulator::Impl {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
   uint64_t next_seq = 0;
   std::vector<Track> tracks;
+  // By workload index: the last Misconfigured message written as a `Pending` decision line (Kueue
+  // writes the QuotaReserved=False condition again only when it changes). Beside the tracks, not
+  // in them: few workloads have one, and a string in every Track is 32 bytes per live workload.
+  // An ADDED event that reuses the index erases it.
+  std::unordered_map<uint32_t, std::string> misconfigured_shown;
   std::set<uint32_t> requeue_scheduled;  // CqIds with a pending inadmissible requeue
   bool cycles_needed = true;
   // Cycles run at the current instant. A preemption ping-pong (A reclaims from B, B is released

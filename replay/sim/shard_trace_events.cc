@@ -49,13 +49,16 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   const engine::Workload& w = store().Get(id);  // its spec is the one moved in
   Track& t = TrackOf(id);
   t = Track{.epoch = t.epoch + 1};
+  if (!misconfigured_shown.empty()) {
+    misconfigured_shown.erase(engine::Index(id));
+  }
   t.live = true;
   t.active = active;
   t.created = w.creation_time;
   t.runtime = event.runtime.value_or(-1);
   t.pods_ready_after = event.pods_ready_after.value_or(-1);
   t.local_queue =
-      stats.InternLocalQueue(engine::SlashKey(w.spec->name_space, w.local_queue).view());
+      stats.InternLocalQueue(engine::SlashKey(w.spec->name_space, w.local_queue()).view());
   t.workload_class = stats.InternClass(w.spec->workload_class);
   stats.OnCreated();
   if (reserved) {
@@ -178,8 +181,8 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
   }
   Track& moved = TrackOf(*added);
   moved = saved;
-  moved.local_queue = stats.InternLocalQueue(
-      fmt::format("{}/{}", store().Get(*added).spec->name_space, store().Get(*added).local_queue));
+  moved.local_queue = stats.InternLocalQueue(fmt::format(
+      "{}/{}", store().Get(*added).spec->name_space, store().Get(*added).local_queue()));
   if (*added != id) {
     ++TrackOf(id).epoch;
     TrackOf(id).live = false;
@@ -344,7 +347,8 @@ void ShardSimulator::Impl::AdoptInitialWorkloads() {
     t.live = true;
     t.active = w.spec->active;
     t.created = w.creation_time;
-    t.local_queue = stats.InternLocalQueue(fmt::format("{}/{}", w.spec->name_space, w.local_queue));
+    t.local_queue =
+        stats.InternLocalQueue(fmt::format("{}/{}", w.spec->name_space, w.local_queue()));
     t.workload_class = stats.InternClass(w.spec->workload_class);
     stats.OnCreated();
     if (w.quota_reserved) {

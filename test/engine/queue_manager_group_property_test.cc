@@ -58,7 +58,7 @@ class QueueGroupModelTest : public QueueManagerTest {
     if (wa.queue_order_time != wb.queue_order_time) {
       return wa.queue_order_time < wb.queue_order_time;
     }
-    return wa.uid < wb.uid;
+    return wa.uid() < wb.uid();
   }
   std::vector<WorkloadId> Sorted(CqId cq, L location) {
     std::vector<WorkloadId> out;
