@@ -74,6 +74,24 @@ struct ConditionSpec {
   TimeMicros last_transition = 0;
 };
 
+// The kind of the class a Workload's priority comes from (spec.priorityClassRef.kind, or v1beta1's
+// spec.priorityClassSource). An enum, not the kind's text: "WorkloadPriorityClass" does not fit a
+// short string, and would be one more allocation per Workload.
+enum class PriorityClassKind : uint8_t { kNone, kWorkloadPriorityClass, kPriorityClass };
+// "WorkloadPriorityClass", "PriorityClass", or "" for kNone. Inline: the loaders' tests use it
+// without linking the rest of workload_spec.cc.
+constexpr const char* ToString(PriorityClassKind kind) {
+  switch (kind) {
+    case PriorityClassKind::kWorkloadPriorityClass:
+      return "WorkloadPriorityClass";
+    case PriorityClassKind::kPriorityClass:
+      return "PriorityClass";
+    case PriorityClassKind::kNone:
+      break;
+  }
+  return "";
+}
+
 struct WorkloadSpec {
   std::string name_space;  // metadata.namespace ("default" when absent)
   std::string name;
@@ -85,12 +103,12 @@ struct WorkloadSpec {
   // holds its quota once admitted, as its owner expects; `tally explain --eta` uses it first.
   std::optional<TimeMicros> expected_runtime;
   std::string queue_name;  // spec.queueName (a LocalQueue in the same namespace)
-  // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind:
-  // "WorkloadPriorityClass" or "PriorityClass" (the pod one).
+  // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind
+  // (kPriorityClass: the pod one).
   std::string priority_class_name;
-  std::string priority_class_kind;
   std::optional<int32_t> priority;  // spec.priority, as resolved by Kueue at creation
-  bool active = true;               // spec.active
+  PriorityClassKind priority_class_kind = PriorityClassKind::kNone;
+  bool active = true;  // spec.active
   std::optional<int64_t> maximum_execution_time_seconds;
   std::vector<PodSetSpec> pod_sets;
 

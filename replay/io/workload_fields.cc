@@ -53,8 +53,9 @@ void ParsePriorityClassReference(ObjectContext& ctx, const YAML::Node& spec,
                                     {"", ""}})
             .value_or(""));
     if (!wl.priority_class_name.empty()) {
-      wl.priority_class_kind =
-          source == kWorkloadPriorityClassSource ? "WorkloadPriorityClass" : "PriorityClass";
+      wl.priority_class_kind = source == kWorkloadPriorityClassSource
+                                   ? engine::PriorityClassKind::kWorkloadPriorityClass
+                                   : engine::PriorityClassKind::kPriorityClass;
     }
     return;
   }
@@ -107,8 +108,11 @@ void ParsePriorityClassReference(ObjectContext& ctx, const YAML::Node& spec,
     ctx.Error(Get(*ref, "name"), name_path,
               Invalid(wl.priority_class_name, engine::kDns1123SubdomainRule));
   }
-  wl.priority_class_kind = std::string(
-      kind.value_or(group == "scheduling.k8s.io" ? "PriorityClass" : "WorkloadPriorityClass"));
+  wl.priority_class_kind =
+      kind.value_or(group == "scheduling.k8s.io" ? "PriorityClass" : "WorkloadPriorityClass")
+              == "PriorityClass"
+          ? engine::PriorityClassKind::kPriorityClass
+          : engine::PriorityClassKind::kWorkloadPriorityClass;
 }
 
 // --- cross-object checks -------------------------------------------------------------------------

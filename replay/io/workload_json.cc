@@ -519,8 +519,9 @@ bool ResolvePriorityClass(const PriorityFields& pf, bool v1beta1, engine::Worklo
         return false;
       }
       wl.priority_class_name.assign(pf.class_name);
-      wl.priority_class_kind =
-          pf.source == kWorkloadPriorityClassSource ? "WorkloadPriorityClass" : "PriorityClass";
+      wl.priority_class_kind = pf.source == kWorkloadPriorityClassSource
+                                   ? engine::PriorityClassKind::kWorkloadPriorityClass
+                                   : engine::PriorityClassKind::kPriorityClass;
     }
   } else {
     if (pf.has_class_name || pf.has_source) {
@@ -533,7 +534,8 @@ bool ResolvePriorityClass(const PriorityFields& pf, bool v1beta1, engine::Worklo
         return false;
       }
       wl.priority_class_name.assign(pf.name);
-      wl.priority_class_kind.assign(pf.kind);
+      wl.priority_class_kind = kueue ? engine::PriorityClassKind::kWorkloadPriorityClass
+                                     : engine::PriorityClassKind::kPriorityClass;
     }
   }
   // Either spelling requires spec.priority.

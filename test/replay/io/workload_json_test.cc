@@ -227,7 +227,8 @@ std::vector<std::string> Diff(const engine::WorkloadSpec& a, const engine::Workl
   d.Eq("expected_runtime", a.expected_runtime, b.expected_runtime);
   d.Eq("queue_name", a.queue_name, b.queue_name);
   d.Eq("priority_class_name", a.priority_class_name, b.priority_class_name);
-  d.Eq("priority_class_kind", a.priority_class_kind, b.priority_class_kind);
+  d.Eq("priority_class_kind", std::string(engine::ToString(a.priority_class_kind)),
+       std::string(engine::ToString(b.priority_class_kind)));
   d.Eq("priority", a.priority, b.priority);
   d.Eq("active", a.active, b.active);
   d.Eq("maximum_execution_time_seconds", a.maximum_execution_time_seconds,

@@ -518,7 +518,7 @@ TEST(WorkloadLoaderTest, DocsWorkloadWithPriorityExample) {
   const engine::WorkloadSpec& wl = r.spec.workloads[0];
   EXPECT_EQ(wl.name_space, "default");
   EXPECT_EQ(wl.priority_class_name, "sample-priority");
-  EXPECT_EQ(wl.priority_class_kind, "WorkloadPriorityClass");
+  EXPECT_STREQ(engine::ToString(wl.priority_class_kind), "WorkloadPriorityClass");
   EXPECT_EQ(wl.priority, 10000);
   ASSERT_EQ(wl.pod_sets.size(), 1u);
   EXPECT_EQ(wl.pod_sets[0].name, "dummy-job");

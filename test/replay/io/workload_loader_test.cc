@@ -21,7 +21,7 @@ TEST(WorkloadLoaderTest, EveryFieldV1beta2) {
   EXPECT_EQ(wl.creation_time, 1710881357000000);
   EXPECT_EQ(wl.queue_name, "team-a-queue");
   EXPECT_EQ(wl.priority_class_name, "high");
-  EXPECT_EQ(wl.priority_class_kind, "WorkloadPriorityClass");
+  EXPECT_STREQ(engine::ToString(wl.priority_class_kind), "WorkloadPriorityClass");
   EXPECT_EQ(wl.priority, 1000);
   EXPECT_FALSE(wl.active);
   EXPECT_EQ(wl.maximum_execution_time_seconds, 3600);
@@ -156,7 +156,7 @@ spec:
   EXPECT_EQ(wl.creation_time, 0);
   EXPECT_EQ(wl.queue_name, "");
   EXPECT_EQ(wl.priority_class_name, "");
-  EXPECT_EQ(wl.priority_class_kind, "");
+  EXPECT_STREQ(engine::ToString(wl.priority_class_kind), "");
   EXPECT_FALSE(wl.priority.has_value());
   EXPECT_TRUE(wl.active);
   EXPECT_FALSE(wl.maximum_execution_time_seconds.has_value());
@@ -212,15 +212,15 @@ spec:
   ASSERT_EQ(r.spec.workloads.size(), 3u);
   EXPECT_EQ(r.loaded_by_kind.at("Workload"), 3);
   EXPECT_EQ(r.spec.workloads[0].priority_class_name, "high");
-  EXPECT_EQ(r.spec.workloads[0].priority_class_kind, "WorkloadPriorityClass");
+  EXPECT_STREQ(engine::ToString(r.spec.workloads[0].priority_class_kind), "WorkloadPriorityClass");
   EXPECT_EQ(r.spec.workloads[0].priority, 100);
   EXPECT_EQ(r.spec.workloads[0].pod_sets[0].count, 2);
   EXPECT_TRUE(Has(r.spec.workloads[0].pod_sets[0].resources.containers[0].requests, "cpu", "1"));
   EXPECT_EQ(r.spec.workloads[1].priority_class_name, "system-node-critical");
-  EXPECT_EQ(r.spec.workloads[1].priority_class_kind, "PriorityClass");
+  EXPECT_STREQ(engine::ToString(r.spec.workloads[1].priority_class_kind), "PriorityClass");
   EXPECT_EQ(r.spec.workloads[1].priority, 2000001000);
   // No source: the pod PriorityClass (the only kind before WorkloadPriorityClass existed).
-  EXPECT_EQ(r.spec.workloads[2].priority_class_kind, "PriorityClass");
+  EXPECT_STREQ(engine::ToString(r.spec.workloads[2].priority_class_kind), "PriorityClass");
 }
 
 TEST(WorkloadLoaderTest, V1beta2PodPriorityClassRef) {
@@ -236,7 +236,7 @@ spec:
 )");
   ASSERT_TRUE(r.ok()) << Dump(r.errors);
   EXPECT_EQ(r.spec.workloads[0].priority_class_name, "batch-low");
-  EXPECT_EQ(r.spec.workloads[0].priority_class_kind, "PriorityClass");
+  EXPECT_STREQ(engine::ToString(r.spec.workloads[0].priority_class_kind), "PriorityClass");
   EXPECT_EQ(r.spec.workloads[0].priority, -10);
 }
 
