@@ -113,8 +113,13 @@ struct Workload {
 
   // metadata.uid (the store makes it "namespace/name" when absent) and spec.queueName: read from
   // the spec, not copied. A live workload costs what it stores (docs/replay.md, the memory model).
-  const std::string& uid() const { return spec->uid; }
-  const std::string& local_queue() const { return spec->queue_name; }
+  // "" for a Workload without a spec (only one built outside the store has none).
+  const std::string& uid() const { return spec != nullptr ? spec->uid : NoText(); }
+  const std::string& local_queue() const { return spec != nullptr ? spec->queue_name : NoText(); }
+  static const std::string& NoText() {
+    static const std::string empty;
+    return empty;
+  }
 };
 
 // The WorkloadStore's unit: a workload and the spec it was built from (Workload::spec points to

@@ -104,6 +104,30 @@ TEST_F(SimulatorTest, RequestsAboveLimitsStayPendingMisconfigured) {
       << pending[0];
 }
 
+// The last Misconfigured message written is kept per workload index, beside the tracks
+// (replay/sim/shard_simulator_impl.h): a workload added after a misconfigured one was deleted
+// takes its index, and must still get its own `Pending` line for the same message.
+TEST_F(SimulatorTest, AMisconfiguredWorkloadInADeletedOnesPlaceGetsItsOwnPendingLine) {
+  auto misconfigured = [](const std::string& name) {
+    std::string json = WorkloadJson(name, "2");
+    const std::string requests = R"("requests":{"cpu":"2"})";
+    json.replace(json.find(requests), requests.size(),
+                 R"("requests":{"cpu":"2"},"limits":{"cpu":"1"})");
+    return json;
+  };
+  const std::string deleted =
+      R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"first","namespace":"ns"}})";
+  Outcome o = Replay(Manifests("4"), {
+                                         Added(0, misconfigured("first"), "10s"),
+                                         Event("DELETED", 5, deleted),
+                                         Added(10, misconfigured("second"), "10s"),
+                                     });
+  ASSERT_TRUE(o.completed);
+  EXPECT_EQ(o.Find({R"("type":"Pending")", "ns/first", R"("reason":"Misconfigured")"}).size(), 1u);
+  EXPECT_EQ(o.Find({R"("type":"Pending")", "ns/second", R"("reason":"Misconfigured")"}).size(), 1u);
+  EXPECT_EQ(o.report.deleted, 1);
+}
+
 TEST_F(SimulatorTest, WorkloadWithoutRuntimeRunsUntilFinishedByModified) {
   std::string finished =
       R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"nb","namespace":"ns"},"spec":{"queueName":"lq","podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"4"}}}]}}}]},"status":{"conditions":[{"type":"Finished","status":"True","reason":"Succeeded","message":"done","lastTransitionTime":"2026-01-01T01:00:00Z"}]}})";
