@@ -189,8 +189,11 @@ engine::TimeMicros ShardSimulator::Impl::NextDue() const {
   return std::min(next_timer, next_cycle);
 }
 
-void ShardSimulator::Impl::AdvanceTo(TimeMicros t) {
+bool ShardSimulator::Impl::AdvanceTo(TimeMicros t, size_t max_lines) {
   while (true) {
+    if (log.size() >= max_lines) {
+      return false;
+    }
     TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
     TimeMicros next_cycle =
         cycles_needed && CyclesAllowed()
@@ -209,7 +212,7 @@ void ShardSimulator::Impl::AdvanceTo(TimeMicros t) {
       RunOneCycle();
       continue;
     }
-    break;
+    return true;
   }
 }
 
@@ -242,6 +245,10 @@ bool ShardSimulator::Apply(TraceEvent& event, EventError& error) {
 
 void ShardSimulator::AdvanceTo(int64_t t) {
   impl_->AdvanceTo(t);
+}
+bool ShardSimulator::AdvanceWithin(int64_t t, size_t max_lines) {
+  TALLY_DCHECK(max_lines > impl_->log.size());
+  return impl_->AdvanceTo(t, max_lines);
 }
 void ShardSimulator::SetNow(int64_t t) {
   impl_->SetNow(std::max(t, impl_->now));

@@ -55,6 +55,11 @@ class ShardSimulator {
   // equal instant). Calling it with increasing `t` gives the same result as one call with the
   // last `t`: the driver advances every shard to a batch's last event time.
   void AdvanceTo(int64_t t);
+  // AdvanceTo(t), but it pauses once the shard's log holds `max_lines` lines, between two steps
+  // (a timer or a cycle), and returns false; true when it got to `t`. A later AdvanceTo goes on
+  // where it paused, with the same result. Lines before now() are then final. REQUIRES:
+  // `max_lines` > log().size(), so that it makes progress.
+  bool AdvanceWithin(int64_t t, size_t max_lines);
   // Moves the clock to `t` (>= now) without running anything (--until).
   void SetNow(int64_t t);
   // Cycles with at least `min_heads` heads nominate them through `loop` (nullptr or 0: never).

@@ -247,7 +247,8 @@ struct ShardSimulator::Impl {
 
   // Runs timers due at or before `t` and cycles due before `t`, in time order (timers first at
   // an equal instant).
-  void AdvanceTo(TimeMicros t);
+  // False when it paused at `max_lines` lines in the log (ShardSimulator::AdvanceWithin).
+  bool AdvanceTo(TimeMicros t, size_t max_lines = std::numeric_limits<size_t>::max());
   TimeMicros NextDue() const;
 
   // --- Trace events ---

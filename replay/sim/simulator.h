@@ -68,6 +68,11 @@ struct SimulatorOptions {
   // each) are still in cache when the shard applies them: 8,192 cost 14 % more CPU on one
   // thread (the first touch of each parsed Workload missed the cache) and 5 % on two.
   size_t batch_lines = 2048;
+  // With one batch in flight (one thread), the lines a shard writes in one slice of virtual time
+  // before it pauses and the lines before the pause are written: what the shards hold between
+  // two writes stays bounded whatever the trace does within one slice (a preemption storm).
+  // Decisions do not depend on it; tests make it small.
+  size_t slice_lines_per_shard = 8192;
   // Trace lines read ahead of the slowest shard at most (whole batches, at least one): shards
   // run free within this window (replay/sim/shard_pipeline.h). --events-in-flight.
   size_t events_in_flight = 16384;

@@ -75,6 +75,45 @@ TEST_F(ParallelReplayTest, OneThreadWritesABatchSliceBySlice) {
   }
 }
 
+// A shard that writes many lines in one slice pauses there (ShardSimulator::AdvanceWithin) and
+// the lines before the earliest pause are written: a slice holds about `slice_lines_per_shard`
+// lines per shard, however long it is, and the bytes are those of a replay without pauses.
+TEST_F(ParallelReplayTest, OneThreadPausesAShardThatWritesManyLinesInASlice) {
+  // A quiet hour (one workload every 200 s: the slices grow to minutes), then a burst of 3,000
+  // short workloads in 30 s, admitted and finished inside one slice.
+  Trace burst = DeepTree(0);
+  for (int i = 0; i < 20; ++i) {
+    burst.events.push_back(
+        fmt::format(R"({{"type":"ADDED","time":"{}","runtime":"30s","object":{}}})", At(i * 200.0),
+                    WorkloadJson("ns-0", fmt::format("quiet-{}", i), "q", 1, 0)));
+  }
+  for (int i = 0; i < 3000; ++i) {
+    burst.events.push_back(
+        fmt::format(R"({{"type":"ADDED","time":"{}","runtime":"{}s","object":{}}})",
+                    At(4000 + i * 0.01), 1 + i % 3,
+                    WorkloadJson(fmt::format("ns-{}", i % 5), fmt::format("wl-{}", i), "q",
+                                 1 + i % 4, (i % 4) * 10)));
+  }
+  ReplayRun steps = Replay(burst, 2, 16);  // one step per batch per shard: no slices
+  ReplayRun whole = Replay(burst, 1, 1'000'000);
+  slice_lines_per_shard_ = 40;
+  ReplayRun paused = Replay(burst, 1, 1'000'000);
+  EXPECT_EQ(whole.decisions, steps.decisions);
+  EXPECT_EQ(paused.decisions, steps.decisions);
+  EXPECT_EQ(paused.report_json, steps.report_json);
+  // One shard: it stops at 40 new lines, plus what the cycle that passed 40 wrote and the lines
+  // of the instant it paused at (not yet final).
+  EXPECT_GT(whole.largest_flush, 2000U);
+  EXPECT_LE(paused.largest_flush, 200U) << whole.largest_flush << " lines without pauses";
+  // Many shards, each pausing on its own: the same bytes.
+  Trace trees = ManyTrees(12, 60, /*ties=*/true);
+  ReplayRun trees_paused = Replay(trees, 1, 1'000'000);
+  slice_lines_per_shard_ = SimulatorOptions{}.slice_lines_per_shard;
+  ReplayRun trees_steps = Replay(trees, 2, 16);
+  EXPECT_EQ(trees_paused.decisions, trees_steps.decisions);
+  EXPECT_EQ(trees_paused.report_json, trees_steps.report_json);
+}
+
 TEST_F(ParallelReplayTest, SingleDeepTreeGivesTheSameBytesWithAnyThreadCount) {
   Trace trace = DeepTree(600);
   ReplayRun first = Replay(trace, 1, 8192);
