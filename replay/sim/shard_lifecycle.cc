@@ -208,7 +208,7 @@ void ShardSimulator::Impl::Forget(WorkloadId id) {
 }
 
 void ShardSimulator::Impl::HandleTimer(const Timer& timer) {
-  if (timer.kind == TimerKind::kRequeueInadmissible) {
+  if (timer.kind() == TimerKind::kRequeueInadmissible) {
     CqId cq = engine::MakeId<CqId>(timer.target);
     requeue_scheduled.erase(timer.target);
     if (cluster().Exists(cq)) {
@@ -225,7 +225,7 @@ void ShardSimulator::Impl::HandleTimer(const Timer& timer) {
   if (!t.live || t.epoch != timer.epoch) {
     return;  // stale: the workload was evicted, finished or deleted since
   }
-  switch (timer.kind) {
+  switch (timer.kind()) {
     case TimerKind::kChecksReady: {
       engine::Workload& w = store().Get(id);
       if (ChecksRejectedByStockout(w)) {

@@ -3,6 +3,7 @@
 #include "engine/base/check.h"
 #include "engine/base/phase_profile.h"
 #include "replay/sim/shard_simulator_impl.h"
+#include "replay/sim/tick_clock.h"
 
 namespace replay {
 
@@ -113,15 +114,14 @@ void ShardSimulator::Impl::EndLine(std::string_view type, const engine::Workload
 }
 
 void ShardSimulator::Impl::RunOneCycle() {
-  auto started = std::chrono::steady_clock::now();
+  const uint64_t started = TickClock::Now();
   engine::CycleResult r = state.scheduler->RunCycle(now);
-  auto elapsed = std::chrono::steady_clock::now() - started;
+  const int64_t elapsed_ns = TickClock::NanosSince(started);
   stats.OnCycle();
   if (!r.entries.empty()) {
     decisions += static_cast<int64_t>(r.entries.size());
     // Each entry of the cycle is charged the cycle's mean cost per entry.
-    int64_t per = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()
-                  / static_cast<int64_t>(r.entries.size());
+    int64_t per = elapsed_ns / static_cast<int64_t>(r.entries.size());
     decision_latency.Record(per, static_cast<int64_t>(r.entries.size()));
   }
   int64_t admitted = 0;

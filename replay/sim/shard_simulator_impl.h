@@ -14,7 +14,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <queue>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -26,6 +25,7 @@
 #include "replay/sim/decision_output.h"
 #include "replay/sim/fallback_output.h"
 #include "replay/sim/flavor_supply.h"
+#include "replay/sim/quad_heap.h"
 #include "replay/sim/shard_simulator.h"
 #include "replay/sim/simulator.h"
 
@@ -52,13 +52,20 @@ struct ShardSimulator::Impl {
     kFallbackTimeout,  // seed 002: the assigned flavors' timeout ran out before PodsReady
   };
 
+  // 24 bytes: a shard holds hundreds of thousands (QuadHeap).
   struct Timer {
     TimeMicros time;
-    uint64_t seq;  // scheduling order breaks ties: deterministic
-    TimerKind kind;
+    // The scheduling order (which breaks ties: deterministic) above the kind in the low byte:
+    // comparing it compares the order, which is unique.
+    uint64_t order_and_kind;
     uint32_t target;  // WorkloadId or CqId index
     uint32_t epoch;   // the workload's epoch when scheduled; stale timers are dropped
-    bool operator>(const Timer& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+    TimerKind kind() const { return static_cast<TimerKind>(order_and_kind & 0xff); }
+  };
+  struct TimerEarlier {
+    bool operator()(const Timer& a, const Timer& b) const {
+      return a.time != b.time ? a.time < b.time : a.order_and_kind < b.order_and_kind;
+    }
   };
 
   // Why a reserved workload's quota is being released.
@@ -130,8 +137,8 @@ struct ShardSimulator::Impl {
   TimeMicros now = 0;
   TimeMicros last_change = 0;
   TimeMicros stats_start = 0;  // the report ends here (a requeue that finds nothing is not news)
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers;
-  uint64_t next_seq = 0;
+  QuadHeap<Timer, TimerEarlier> timers;
+  uint64_t next_seq = 0;  // below 2^56 (Timer::order_and_kind)
   std::vector<Track> tracks;
   // By workload index: the last Misconfigured message written as a `Pending` decision line (Kueue
   // writes the QuotaReserved=False condition again only when it changes). Beside the tracks, not
@@ -168,7 +175,7 @@ struct ShardSimulator::Impl {
   }
 
   void Schedule(TimeMicros at, TimerKind kind, uint32_t target, uint32_t epoch = 0) {
-    timers.push(Timer{at, next_seq++, kind, target, epoch});
+    timers.push(Timer{at, (next_seq++ << 8) | static_cast<uint64_t>(kind), target, epoch});
   }
   void ScheduleFor(TimeMicros at, TimerKind kind, WorkloadId id) {
     Schedule(at, kind, engine::Index(id), TrackOf(id).epoch);
