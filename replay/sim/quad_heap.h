@@ -7,8 +7,9 @@
 // levels, most of them cache misses; four children per node halve the levels, and the four
 // children of a node are next to each other in memory.
 //
-// The order is the one `earlier` gives; it must be a strict total order (no two elements equal),
-// so that the elements come out in the same order as from any other priority queue.
+// The order is the one `earlier` gives. Where it is a strict total order (no two elements equal),
+// the elements come out in the same order as from any other priority queue; elements that
+// compare equal come out in no particular order among themselves.
 //
 //   QuadHeap<Timer, Earlier> heap;
 //   heap.push(t);
@@ -48,11 +49,30 @@ class QuadHeap {
   void pop() {
     T last = std::move(items_.back());
     items_.pop_back();
-    const size_t n = items_.size();
-    if (n == 0) {
+    if (!items_.empty()) {
+      SiftDown(0, std::move(last));
+    }
+  }
+
+  // Removes every element for which `pred` is true, in one pass and a rebuild (Floyd's): for
+  // many elements that will never be wanted.
+  template <typename Pred>
+  void RemoveIf(Pred pred) {
+    std::erase_if(items_, pred);
+    if (items_.size() < 2) {
       return;
     }
-    size_t hole = 0;
+    for (size_t i = (items_.size() - 2) / kChildren + 1; i-- > 0;) {
+      SiftDown(i, std::move(items_[i]));
+    }
+  }
+
+ private:
+  static constexpr size_t kChildren = 4;
+
+  // Puts `item` at `hole` or below it, moving the earliest children up.
+  void SiftDown(size_t hole, T item) {
+    const size_t n = items_.size();
     while (true) {
       const size_t first = hole * kChildren + 1;
       if (first >= n) {
@@ -65,17 +85,15 @@ class QuadHeap {
           best = c;
         }
       }
-      if (!earlier_(items_[best], last)) {
+      if (!earlier_(items_[best], item)) {
         break;
       }
       items_[hole] = std::move(items_[best]);
       hole = best;
     }
-    items_[hole] = std::move(last);
+    items_[hole] = std::move(item);
   }
 
- private:
-  static constexpr size_t kChildren = 4;
   std::vector<T> items_;
   [[no_unique_address]] Earlier earlier_;
 };

@@ -179,6 +179,23 @@ bool ShardSimulator::Impl::CyclesAllowed() const {
   return !cluster().configuration().wait_for_pods_ready.block_admission || not_ready == 0;
 }
 
+void ShardSimulator::Impl::CompactTimers() {
+  timers.RemoveIf([&](const Timer& timer) {
+    if (timer.kind() == TimerKind::kRequeueInadmissible) {
+      return false;  // a ClusterQueue's, never cancelled
+    }
+    // Epochs only grow (a recycled index starts at the next one): a cancelled timer stays so.
+    if (tracks[timer.target].epoch == timer.epoch) {
+      return false;
+    }
+    if (timer.time > now) {
+      cancelled_times.push(timer.time);
+    }
+    return true;
+  });
+  compact_timers_at = std::max(options.min_timers_to_compact, 2 * timers.size());
+}
+
 engine::TimeMicros ShardSimulator::Impl::NextDue() const {
   const TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
   const TimeMicros next_cycle =
@@ -186,7 +203,11 @@ engine::TimeMicros ShardSimulator::Impl::NextDue() const {
               && (cycles_at_instant < kMaxCyclesPerInstant || cycle_ready_at > now)
           ? std::max(cycle_ready_at, now)
           : kNever;
-  return std::min(next_timer, next_cycle);
+  // Held cycles start again at the next cancelled timer's instant (AdvanceTo), if before.
+  const TimeMicros next_tick = !cancelled_times.empty() && CyclesHeldAtInstant()
+                                   ? std::max(cancelled_times.top(), now)
+                                   : kNever;
+  return std::min({next_timer, next_cycle, next_tick});
 }
 
 bool ShardSimulator::Impl::AdvanceTo(TimeMicros t, size_t max_lines) {
@@ -195,6 +216,20 @@ bool ShardSimulator::Impl::AdvanceTo(TimeMicros t, size_t max_lines) {
       return false;
     }
     TimeMicros next_timer = timers.empty() ? kNever : timers.top().time;
+    if (!cancelled_times.empty() && CyclesHeldAtInstant()) {
+      // The held cycles start again at the next instant the clock reaches, as when the
+      // cancelled timers were still in `timers` and moved the clock when they came.
+      while (!cancelled_times.empty() && cancelled_times.top() <= now) {
+        cancelled_times.pop();
+      }
+      if (!cancelled_times.empty() && cancelled_times.top() < next_timer
+          && cancelled_times.top() <= t) {
+        const TimeMicros tick = cancelled_times.top();
+        cancelled_times.pop();
+        SetNow(tick);
+        continue;
+      }
+    }
     TimeMicros next_cycle =
         cycles_needed && CyclesAllowed()
                 && (cycles_at_instant < kMaxCyclesPerInstant || cycle_ready_at > now)
@@ -211,6 +246,16 @@ bool ShardSimulator::Impl::AdvanceTo(TimeMicros t, size_t max_lines) {
       SetNow(next_cycle);
       RunOneCycle();
       continue;
+    }
+    // The cancelled timers up to t would have moved the clock when they came: to the last of
+    // them (the samples of ReplayStats::SampleUntil up to it are the same taken at once).
+    TimeMicros last = now;
+    while (!cancelled_times.empty() && cancelled_times.top() <= t) {
+      last = std::max(last, cancelled_times.top());
+      cancelled_times.pop();
+    }
+    if (last > now) {
+      SetNow(last);
     }
     return true;
   }

@@ -139,6 +139,16 @@ struct ShardSimulator::Impl {
   TimeMicros stats_start = 0;  // the report ends here (a requeue that finds nothing is not news)
   QuadHeap<Timer, TimerEarlier> timers;
   uint64_t next_seq = 0;  // below 2^56 (Timer::order_and_kind)
+  // The times of workload timers cancelled (their epoch moved on) since they were scheduled,
+  // taken out of `timers` by CompactTimers. A cancelled timer does nothing when it comes but
+  // move the clock, and that matters in one case only: cycles held by kMaxCyclesPerInstant at an
+  // instant start again at the next instant the clock reaches, which may be such a timer's
+  // (AdvanceTo). A preempted workload's finish timer is one: on the 16-tree trace up to 800,000
+  // waited in the heap, 97 % of it, and every pop walked them.
+  QuadHeap<TimeMicros, std::less<>> cancelled_times;
+  // `timers` is compacted when this large: at least SimulatorOptions::min_timers_to_compact,
+  // and twice what the last compaction left.
+  size_t compact_timers_at = options.min_timers_to_compact;
   std::vector<Track> tracks;
   // By workload index: the last Misconfigured message written as a `Pending` decision line (Kueue
   // writes the QuotaReserved=False condition again only when it changes). Beside the tracks, not
@@ -176,6 +186,17 @@ struct ShardSimulator::Impl {
 
   void Schedule(TimeMicros at, TimerKind kind, uint32_t target, uint32_t epoch = 0) {
     timers.push(Timer{at, (next_seq++ << 8) | static_cast<uint64_t>(kind), target, epoch});
+    if (timers.size() >= compact_timers_at) {
+      CompactTimers();
+    }
+  }
+  // Moves the cancelled workload timers' times from `timers` to `cancelled_times` (those after
+  // now: one at now moves nothing), then lets `timers` double before the next compaction.
+  void CompactTimers();
+  // Whether cycles wait for the clock to move (kMaxCyclesPerInstant at this instant).
+  bool CyclesHeldAtInstant() const {
+    return cycles_needed && CyclesAllowed() && cycles_at_instant >= kMaxCyclesPerInstant
+           && cycle_ready_at <= now;
   }
   void ScheduleFor(TimeMicros at, TimerKind kind, WorkloadId id) {
     Schedule(at, kind, engine::Index(id), TrackOf(id).epoch);

@@ -73,6 +73,10 @@ struct SimulatorOptions {
   // two writes stays bounded whatever the trace does within one slice (a preemption storm).
   // Decisions do not depend on it; tests make it small.
   size_t slice_lines_per_shard = 8192;
+  // A shard's timer heap is compacted (its cancelled timers taken out) once it holds this many,
+  // then whenever it has doubled since (replay/sim/shard_simulator_impl.h, CompactTimers).
+  // Decisions do not depend on it; tests make it small.
+  size_t min_timers_to_compact = size_t{1} << 14;
   // Trace lines read ahead of the slowest shard at most (whole batches, at least one): shards
   // run free within this window (replay/sim/shard_pipeline.h). --events-in-flight.
   size_t events_in_flight = 16384;

@@ -237,6 +237,7 @@ class ParallelReplayTest : public ::testing::Test {
     options.parallel_nomination_min_heads = 2;  // nested parallel nomination whenever it can
     options.plan_from_manifests_max_bytes = plan_max_bytes;
     options.slice_lines_per_shard = slice_lines_per_shard_;
+    options.min_timers_to_compact = min_timers_to_compact_;
     ReplayRun run;
     // A file, as `tally replay` writes: a replay planned from the manifests may start it again.
     const fs::path decisions = dir_ / "decisions.jsonl";
@@ -267,6 +268,7 @@ class ParallelReplayTest : public ::testing::Test {
 
   fs::path dir_;
   size_t slice_lines_per_shard_ = SimulatorOptions{}.slice_lines_per_shard;
+  size_t min_timers_to_compact_ = SimulatorOptions{}.min_timers_to_compact;
 };
 
 // The lines of a decisions log that belong to namespace `ns`.
