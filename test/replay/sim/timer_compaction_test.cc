@@ -79,8 +79,9 @@ Trace CycleLimitTree() {
 TEST_F(ParallelReplayTest, TakingCancelledTimersOutChangesNothing) {
   struct Case {
     Trace trace;
-    bool two_threads;  // also compacting often on 2 threads (the busy tree: 1 s a replay here)
-    int64_t cycle_limit_hits;
+    bool two_threads =
+        false;  // also compacting often on 2 threads (the busy tree: 1 s a replay here)
+    int64_t cycle_limit_hits = 0;
   };
   for (const Case& c : {Case{CycleLimitTree(), false, 461}, Case{DeepTree(1500), true, 0},
                         Case{ManyTrees(12, 60, /*ties=*/true), true, 0}}) {
