@@ -63,4 +63,46 @@ class ShardLog {
   std::vector<size_t> firsts_;  // per chunk in use: its first line
 };
 
+// Calls `write(line)` for every line of `logs` (each in time order) in the order (time, index of
+// the log, order in the log): the shards' lines merged as decisions.jsonl has them. A merge run
+// by run: the earliest head (ties to the lower log) is written with every line after it that
+// still comes before the second earliest head. A stable sort of all the lines by time gave the
+// same order, with a temporary buffer as large as the lines' index at every write (1.3 % of the
+// 16-tree trace). `heads` is scratch space, kept by the caller from one merge to the next.
+template <typename Write>
+void MergeByTime(const std::vector<ShardLog>& logs, std::vector<size_t>& heads, Write&& write) {
+  constexpr size_t kNone = static_cast<size_t>(-1);
+  heads.assign(logs.size(), 0);
+  while (true) {
+    size_t first = kNone;
+    size_t second = kNone;
+    for (size_t k = 0; k < logs.size(); ++k) {
+      if (heads[k] == logs[k].size()) {
+        continue;
+      }
+      const int64_t time = logs[k].Time(heads[k]);
+      if (first == kNone || time < logs[first].Time(heads[first])) {
+        second = first;
+        first = k;
+      } else if (second == kNone || time < logs[second].Time(heads[second])) {
+        second = k;
+      }
+    }
+    if (first == kNone) {
+      return;
+    }
+    const ShardLog& from = logs[first];
+    // Lines of `first` at the second head's instant go first only when `first` is the lower.
+    const bool last_log = second == kNone;
+    const int64_t until = last_log ? 0 : logs[second].Time(heads[second]);
+    const bool ties_first = last_log || first < second;
+    size_t& i = heads[first];
+    do {
+      write(from.Line(i));
+      ++i;
+    } while (i < from.size()
+             && (last_log || from.Time(i) < until || (ties_first && from.Time(i) == until)));
+  }
+}
+
 }  // namespace replay

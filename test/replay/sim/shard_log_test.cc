@@ -3,9 +3,11 @@
 // lines across several chunks), and a log keeps working after trading chunks with another.
 #include "replay/sim/shard_log.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -92,6 +94,36 @@ TEST(ShardLogTest, NothingBeforeTheTimeTakesNothing) {
   EXPECT_EQ(log.size(), 0U);
   log.Write(12, "after the trade");
   EXPECT_EQ(log.Line(0), "after the trade");
+}
+
+// MergeByTime against a stable sort of every line by time, shard by shard: the order
+// decisions.jsonl has (time, shard, order in the shard), on random logs with many equal times.
+TEST(ShardLogTest, MergeByTimeGivesTheStableSortsOrder) {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937 rng(seed);
+    std::vector<ShardLog> logs(1 + rng() % 6);
+    std::vector<std::pair<int64_t, std::string>> all;  // shard by shard, each in order
+    for (size_t k = 0; k < logs.size(); ++k) {
+      int64_t time = 0;
+      const size_t n = rng() % 40;
+      for (size_t i = 0; i < n; ++i) {
+        time += static_cast<int64_t>(rng() % 3);  // ties within a log and across logs
+        std::string line = std::to_string(k);
+        line.append(1, '-').append(std::to_string(i));
+        logs[k].Write(time, line);
+        all.emplace_back(time, line);
+      }
+    }
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> merged;
+    std::vector<size_t> heads;
+    MergeByTime(logs, heads, [&](std::string_view line) { merged.emplace_back(line); });
+    ASSERT_EQ(merged.size(), all.size()) << "seed " << seed;
+    for (size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(merged[i], all[i].second) << "seed " << seed << ", line " << i;
+    }
+  }
 }
 
 }  // namespace
