@@ -69,6 +69,12 @@ Preemptor::Preemptor(const Cluster& cluster, ResourceTree& tree, const WorkloadS
                      TimeMicros now)
     : cluster_(cluster), tree_(tree), store_(store), collector_(cluster, tree, store, now) {}
 
+void Preemptor::StartCycle(TimeMicros now) {
+  collector_.StartCycle(now);
+  candidates_ = nullptr;
+  stats_ = PreemptionSearchStats{};
+}
+
 void Preemptor::SetEvicting(std::span<const WorkloadId> evicting) {
   collector_.SetEvicting(evicting);
 }

@@ -97,6 +97,12 @@ class Preemptor : public PreemptionOracle {
   Preemptor& operator=(Preemptor&&) = delete;
   ~Preemptor() override = default;
 
+  // Starts a new scheduling cycle at `now`: as a Preemptor constructed anew for it (no evicting
+  // or excluded workloads, no candidate lists kept, zero stats), keeping the storage of its
+  // scratch. The scheduler keeps one across cycles: on the 16-tree trace (2.7 million cycles)
+  // constructing one a cycle, and growing its dozen vectors again, was 4 % of the replay.
+  void StartCycle(TimeMicros now);
+
   // Workloads already being evicted (Evicted=True): ordered first among candidates (§7.2).
   // Replaces the previous set.
   void SetEvicting(std::span<const WorkloadId> evicting);

@@ -97,6 +97,17 @@ CandidateCollector::CandidateCollector(const Cluster& cluster, const ResourceTre
                                        const WorkloadStore& store, TimeMicros now)
     : cluster_(cluster), tree_(tree), store_(store), now_(now) {}
 
+void CandidateCollector::StartCycle(TimeMicros now) {
+  now_ = now;
+  evicting_.clear();
+  excluded_.clear();
+  // Every cached list was collected under an older version: none is reused (they were collected
+  // at another instant, and a candidate without a reservation time is ordered by `now`).
+  ++sets_version_;
+  cache_next_ = 0;
+  lists_reused_ = 0;
+}
+
 void CandidateCollector::SetEvicting(std::span<const WorkloadId> evicting) {
   ++sets_version_;
   evicting_.assign(evicting.begin(), evicting.end());

@@ -114,6 +114,11 @@ class CandidateCollector {
   CandidateCollector& operator=(CandidateCollector&&) = delete;
   ~CandidateCollector() = default;
 
+  // Starts over at `now`, as a collector constructed anew would, but keeps the storage of its
+  // lists and scratch: the scheduler keeps one Preemptor across cycles (Preemptor::StartCycle).
+  // No list cached before is reused: they were collected at another instant.
+  void StartCycle(TimeMicros now);
+
   // Replaces the set of workloads already being evicted.
   void SetEvicting(std::span<const WorkloadId> evicting);
   // Workloads that are no candidates at all (§5.6: victims of earlier entries of the cycle,

@@ -185,11 +185,17 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   ++cycle_;
   CycleResult result;
   result.cycle = cycle_;
+  result.evictions = std::move(spare_evictions_);
+  result.evictions.clear();
   ResourceTree& tree = cluster_.mutable_tree();
 #ifndef NDEBUG
   const std::vector<Quantity> headroom_before = HeadroomWithoutEvicting();
 #endif
-  Preemptor preemptor(cluster_, tree, store_, now);
+  if (!cycle_preemptor_) {
+    cycle_preemptor_.emplace(cluster_, tree, store_, now);
+  }
+  Preemptor& preemptor = *cycle_preemptor_;
+  preemptor.StartCycle(now);
   preemptor.SetEvicting(store_.Evicting());
   preemptor.SetBoundCheck(options_.preemption_bound);
 
@@ -329,7 +335,8 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
       begin = end;
     }
   }
-  std::vector<CqId> freed;
+  std::vector<CqId>& freed = freed_;
+  freed.clear();
   for (const Eviction& e : result.evictions) {
     if (options_.defer_victim_release) {
       store_.MarkEvicting(e.victim);
@@ -371,6 +378,9 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
 void Scheduler::Recycle(CycleResult&& result) {
   if (result.entries.capacity() > spare_entries_.capacity()) {
     spare_entries_ = std::move(result.entries);
+  }
+  if (result.evictions.capacity() > spare_evictions_.capacity()) {
+    spare_evictions_ = std::move(result.evictions);
   }
 }
 

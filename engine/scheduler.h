@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -120,8 +121,9 @@ class Scheduler {
   void DeleteNamespace(const std::string& name);
 
   CycleResult RunCycle(TimeMicros now);
-  // Gives a cycle's result back once read: the next cycles reuse its entries' storage (a memo
-  // hit is then a copy into vectors that already have room, not a dozen allocations).
+  // Gives a cycle's result back once read: the next cycles reuse the storage of its entries and
+  // evictions (a memo hit is then a copy into vectors that already have room, not a dozen
+  // allocations).
   void Recycle(CycleResult&& result);
 
   // Nomination of one workload at this instant, without side effects (for `tally explain`).
@@ -214,11 +216,16 @@ class Scheduler {
   std::vector<uint32_t> entry_order_;     // SortEntries' scratch
   // RunCycle's storage, kept across cycles (a congested replay runs one cycle per few
   // microseconds of work, and these were 7 allocations each).
-  std::vector<CycleEntry> spare_entries_;   // from Recycle
+  std::vector<CycleEntry> spare_entries_;  // from Recycle
+  std::vector<Eviction> spare_evictions_;  // from Recycle
+  std::vector<CqId> freed_;
   std::vector<CycleEntry> spare_pool_;      // NominateAll: entries a smaller cycle did not use
   std::vector<CycleEntry> sorted_scratch_;  // SortEntries
   std::vector<WorkloadId> heads_;
   std::vector<WorkloadId> claimed_;
+  // The cycles' Preemptor, over cluster_'s tree, started anew by each cycle
+  // (Preemptor::StartCycle) with the storage of its scratch kept.
+  std::optional<Preemptor> cycle_preemptor_;
   std::vector<WorkloadId> victims_;
   std::vector<SlotAmount> reserve_;
   // Usage charged for the rest of the cycle only: (node, end in temporary_usage_), undone at

@@ -41,24 +41,28 @@ class NominationWorker final : public PreemptorSource {
   NominationWorker(const Cluster& cluster, const WorkloadStore& store, PreemptionBoundCheck bound)
       : cluster_(cluster), store_(store), bound_(bound) {}
   void StartCycle(TimeMicros now) {
-    preemptor_.reset();
+    in_cycle_ = false;
     now_ = now;
   }
   Preemptor& Get() override {
-    if (!preemptor_) {
+    if (!in_cycle_) {
       tree_.CopyFrom(cluster_.tree());
-      preemptor_.emplace(cluster_, tree_, store_, now_);
+      if (!preemptor_) {
+        preemptor_.emplace(cluster_, tree_, store_, now_);
+      }
+      preemptor_->StartCycle(now_);  // kept across cycles: its scratch keeps its storage
       preemptor_->SetEvicting(store_.Evicting());
       preemptor_->SetBoundCheck(bound_);
+      in_cycle_ = true;
     }
     return *preemptor_;
   }
   uint64_t FullSearches() const override {
-    return preemptor_ ? preemptor_->stats().searches - preemptor_->stats().rejected_by_bound : 0;
+    return in_cycle_ ? preemptor_->stats().searches - preemptor_->stats().rejected_by_bound : 0;
   }
   // The searches of this cycle (none if no what-if was needed).
   PreemptionSearchStats Stats() const {
-    return preemptor_ ? preemptor_->stats() : PreemptionSearchStats{};
+    return in_cycle_ ? preemptor_->stats() : PreemptionSearchStats{};
   }
 
  private:
@@ -67,7 +71,8 @@ class NominationWorker final : public PreemptorSource {
   PreemptionBoundCheck bound_;
   TimeMicros now_ = 0;
   ResourceTree tree_;
-  std::optional<Preemptor> preemptor_;
+  std::optional<Preemptor> preemptor_;  // over tree_
+  bool in_cycle_ = false;               // tree_ copied and preemptor_ started in this cycle
 };
 
 }  // namespace internal

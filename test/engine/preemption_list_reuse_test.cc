@@ -103,6 +103,40 @@ TEST_F(PreemptionListReuseTest, ExcludedAndEvictingSetsAreNewQuestions) {
   EXPECT_EQ(w.Candidates(), (Names{"a1", "b2", "b1"}));
 }
 
+// The scheduler keeps one Preemptor across cycles (Preemptor::StartCycle): a new cycle must
+// forget the lists, sets and counters of the last one, as a Preemptor constructed anew would.
+TEST_F(PreemptionListReuseTest, ANewCycleForgetsTheLastCyclesListsSetsAndCounters) {
+  // b3 has no QuotaReserved condition: the candidate order takes the current time for it (§7.2).
+  // At kNow it is the most recently reserved of B's priority-1 workloads, so it comes first.
+  w.Admit("b3", "B", 1, 1, Opt().ReservedAt(std::nullopt));
+  w.Oracle(a2, 6);
+  EXPECT_EQ(w.Candidates(), (Names{"b3", "b2", "b1", "a1"}));
+  std::vector<WorkloadId> excluded;
+  for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
+    if (w.Get(c.workload).spec->name == "b1") {
+      excluded.push_back(c.workload);
+    }
+  }
+  ASSERT_EQ(excluded.size(), 1u);
+  w.preemptor().SetExcluded(excluded);
+  w.Oracle(a2, 6);
+  EXPECT_EQ(w.Candidates(), (Names{"b3", "b2", "a1"}));
+  EXPECT_EQ(w.preemptor().stats().searches, 2u);
+
+  // The next cycle runs at an earlier clock than b2's reservation (100): b3 now sorts after b2.
+  // The tree is unchanged, so only forgetting the cached list shows the new order; and b1 is a
+  // candidate again, the exclusion being the last cycle's.
+  w.preemptor().StartCycle(50);
+  EXPECT_EQ(w.preemptor().stats().searches, 0u);
+  EXPECT_TRUE(w.preemptor().last_candidates().ordered.empty());
+  w.Oracle(a2, 6);
+  EXPECT_EQ(Reused(), 0u);
+  EXPECT_EQ(w.Candidates(), (Names{"b2", "b3", "b1", "a1"}));
+  // Within the new cycle, the same question reuses its list again.
+  w.Oracle(a2, 6);
+  EXPECT_EQ(Reused(), 1u);
+}
+
 TEST_F(PreemptionListReuseTest, NothingIsReusedInsideAWhatIf) {
   w.Oracle(a2, 6);
   ResourceTree& tree = w.cluster().mutable_tree();
