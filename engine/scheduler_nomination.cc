@@ -120,15 +120,36 @@ bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
   if (MatchesEverything(selector)) {
     return true;
   }
-  if (auto it = namespace_labels_.find(ns); it != namespace_labels_.end()) {
-    return Matches(selector, it->second);
+  // The ClusterQueue's last verdict, when it was for the same namespace under the same
+  // configuration (the selector) and namespace labels. Not while nominating on several threads:
+  // the verdicts are shared.
+  NamespaceVerdict* verdict = nullptr;
+  if (!nominating_in_parallel_) {
+    if (Index(cq) >= namespace_verdicts_.size()) {
+      namespace_verdicts_.resize(Index(cq) + 1);
+    }
+    verdict = &namespace_verdicts_[Index(cq)];
+    if (verdict->valid && verdict->config_version == cluster_.config_version()
+        && verdict->namespaces_version == namespaces_version_ && verdict->name_space == ns) {
+      return verdict->matches;
+    }
   }
-  // A namespace without an object has only its name label, as Kubernetes sets it. One map per
-  // thread whose value is overwritten: no allocation per nomination (nominations may run on
-  // several threads at once).
-  thread_local std::map<std::string, std::string> implicit = {{"kubernetes.io/metadata.name", ""}};
-  implicit.begin()->second = ns;
-  return Matches(selector, implicit);
+  bool matches = false;
+  if (auto it = namespace_labels_.find(ns); it != namespace_labels_.end()) {
+    matches = Matches(selector, it->second);
+  } else {
+    // A namespace without an object has only its name label, as Kubernetes sets it. One map per
+    // thread whose value is overwritten: no allocation per nomination (nominations may run on
+    // several threads at once).
+    thread_local std::map<std::string, std::string> implicit = {
+        {"kubernetes.io/metadata.name", ""}};
+    implicit.begin()->second = ns;
+    matches = Matches(selector, implicit);
+  }
+  if (verdict != nullptr) {
+    *verdict = {cluster_.config_version(), namespaces_version_, ns, matches, true};
+  }
+  return matches;
 }
 
 bool Scheduler::ScanStateOutdated(const Workload& w) const {
@@ -451,9 +472,11 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
   for (auto& worker : workers_) {
     worker->StartCycle(now);
   }
+  nominating_in_parallel_ = true;
   parallel_->Run(heads.size(), [&](size_t slot, size_t i) {
     NominateMemoised(heads[i], now, versions, *workers_[slot], memo_updates_[i], entries[i]);
   });
+  nominating_in_parallel_ = false;
   for (auto& worker : workers_) {
     preemption_stats_ += worker->Stats();
   }

@@ -156,5 +156,79 @@ TEST(AdmissibilityTest, RequestsAboveLimitsStayPendingMisconfigured) {
   EXPECT_FALSE(e.store.Get(bad_id).quota_reserved);
 }
 
+// A ClusterQueue's namespaceSelector is checked at every nomination (Kueue's
+// ErrNamespaceMismatch), and the scheduler keeps each ClusterQueue's last verdict
+// (Scheduler::NamespaceVerdict). A verdict must not outlive what it was made from: the
+// namespace's labels, the selector, and the namespace itself.
+class NamespaceSelectorTest : public ::testing::Test {
+ protected:
+  static ClusterSpec Spec(const std::string& team) {
+    ClusterSpec spec = OneQueue();
+    spec.cluster_queues[0].namespace_selector.match_labels = {{"team", team}};
+    return spec;
+  }
+  static NamespaceSpec Ns(const std::string& name, const std::string& team) {
+    NamespaceSpec ns;
+    ns.name = name;
+    ns.labels = {{"kubernetes.io/metadata.name", name}, {"team", team}};
+    return ns;
+  }
+  // One cycle with one head (BestEffortFIFO: the inadmissible ones are moved back first).
+  const CycleEntry& Cycle(TimeMicros now) {
+    e.queues.QueueAllInadmissible(now, e.scheduler.cycle());
+    result = e.scheduler.RunCycle(now);
+    EXPECT_EQ(result.entries.size(), 1u);
+    return result.entries.at(0);
+  }
+  static WorkloadSpec Small(const std::string& name, const std::string& name_space,
+                            int64_t created) {
+    WorkloadSpec w = Wl(name, created);
+    w.name_space = name_space;
+    AddTo(w.pod_sets[0].resources.containers.emplace_back().requests, "cpu", Q("100m"));
+    return w;
+  }
+
+  Engine e{Spec("a")};
+  CycleResult result;
+};
+
+TEST_F(NamespaceSelectorTest, AVerdictFollowsTheNamespacesLabels) {
+  e.scheduler.SetNamespaces({Ns("ns", "b")});
+  WorkloadId w = e.Add(Small("w", "ns", 0));
+  const CycleEntry& mismatch = Cycle(10);
+  EXPECT_EQ(mismatch.workload, w);
+  EXPECT_EQ(mismatch.reason, RequeueReason::kNamespaceMismatch);
+  EXPECT_TRUE(mismatch.misconfigured);
+  // The namespace is relabelled: the ClusterQueue's cached "no" must not stand.
+  e.scheduler.SetNamespace(Ns("ns", "a"));
+  const CycleEntry& admitted = Cycle(20);
+  EXPECT_EQ(admitted.workload, w);
+  EXPECT_EQ(admitted.outcome, EntryOutcome::kAdmitted);
+}
+
+TEST_F(NamespaceSelectorTest, AVerdictFollowsTheSelectorAndTheNamespace) {
+  ClusterSpec spec = Spec("a");
+  spec.local_queues.push_back(spec.local_queues[0]);
+  spec.local_queues.back().name_space = "other";
+  e.cluster.Apply(spec);
+  e.scheduler.SetNamespaces({Ns("ns", "a"), Ns("other", "b")});
+  WorkloadId first = e.Add(Small("first", "ns", 0));
+  EXPECT_EQ(Cycle(10).outcome, EntryOutcome::kAdmitted);
+  EXPECT_TRUE(e.store.Get(first).quota_reserved);
+  // Same ClusterQueue, same configuration and labels, another namespace: "yes" was for "ns".
+  WorkloadId second = e.Add(Small("second", "other", 1));
+  const CycleEntry& other = Cycle(20);
+  EXPECT_EQ(other.workload, second);
+  EXPECT_EQ(other.reason, RequeueReason::kNamespaceMismatch);
+  // The selector changes to team b (a configuration edit): "other" matches now, "ns" no more.
+  spec.cluster_queues[0].namespace_selector.match_labels = {{"team", "b"}};
+  e.cluster.Apply(spec);
+  EXPECT_EQ(Cycle(30).outcome, EntryOutcome::kAdmitted);
+  WorkloadId third = e.Add(Small("third", "ns", 2));
+  const CycleEntry& third_entry = Cycle(40);
+  EXPECT_EQ(third_entry.workload, third);
+  EXPECT_EQ(third_entry.reason, RequeueReason::kNamespaceMismatch);
+}
+
 }  // namespace
 }  // namespace engine
