@@ -34,6 +34,17 @@ class PreemptionListReuseTest : public ::testing::Test {
     return out;
   }
 
+  // The candidates of the last search named `name` (one, in these tests).
+  std::vector<WorkloadId> CandidatesNamed(const std::string& name) {
+    std::vector<WorkloadId> out;
+    for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
+      if (w.Get(c.workload).spec->name == name) {
+        out.push_back(c.workload);
+      }
+    }
+    return out;
+  }
+
   World w;
   WorkloadId a2{};
 };
@@ -76,12 +87,7 @@ TEST_F(PreemptionListReuseTest, ADifferentAdvantageIsANewQuestion) {
 
 TEST_F(PreemptionListReuseTest, ExcludedAndEvictingSetsAreNewQuestions) {
   w.Oracle(a2, 6);
-  std::vector<WorkloadId> excluded;
-  for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
-    if (w.Get(c.workload).spec->name == "b2") {
-      excluded.push_back(c.workload);
-    }
-  }
+  const std::vector<WorkloadId> excluded = CandidatesNamed("b2");
   ASSERT_EQ(excluded.size(), 1u);
   w.preemptor().SetExcluded(excluded);
   w.Oracle(a2, 6);
@@ -90,12 +96,7 @@ TEST_F(PreemptionListReuseTest, ExcludedAndEvictingSetsAreNewQuestions) {
 
   // Marked evicting: ordered first, so the list must be collected again too.
   w.preemptor().SetExcluded({});
-  std::vector<WorkloadId> evicting;
-  for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
-    if (w.Get(c.workload).spec->name == "a1") {
-      evicting.push_back(c.workload);
-    }
-  }
+  const std::vector<WorkloadId> evicting = CandidatesNamed("a1");
   ASSERT_EQ(evicting.size(), 1u);
   w.preemptor().SetEvicting(evicting);
   w.Oracle(a2, 6);
@@ -111,12 +112,7 @@ TEST_F(PreemptionListReuseTest, ANewCycleForgetsTheLastCyclesListsSetsAndCounter
   w.Admit("b3", "B", 1, 1, Opt().ReservedAt(std::nullopt));
   w.Oracle(a2, 6);
   EXPECT_EQ(w.Candidates(), (Names{"b3", "b2", "b1", "a1"}));
-  std::vector<WorkloadId> excluded;
-  for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
-    if (w.Get(c.workload).spec->name == "b1") {
-      excluded.push_back(c.workload);
-    }
-  }
+  const std::vector<WorkloadId> excluded = CandidatesNamed("b1");
   ASSERT_EQ(excluded.size(), 1u);
   w.preemptor().SetExcluded(excluded);
   w.Oracle(a2, 6);
