@@ -235,7 +235,8 @@ class Scheduler {
   uint64_t namespaces_version_ = 0;
   // NamespaceMatches' last verdict per ClusterQueue (by CqId). Every nomination of a head whose
   // ClusterQueue has a namespaceSelector asks, and the selector walk over the namespace's labels
-  // was 3 % of the moderate trace of issue 22; a ClusterQueue's heads mostly share a namespace.
+  // was 2-3 % of the samples of issue 22's moderate trace (perf, two runs); a ClusterQueue's heads
+  // mostly share a namespace.
   struct NamespaceVerdict {
     uint64_t config_version = 0;  // Cluster::config_version (the selector) when given
     uint64_t namespaces_version = 0;
