@@ -100,6 +100,46 @@ bool PlainWord(const char* p) {
   return (flagged & kHigh) == 0;
 }
 
+// PlainWord for 4 bytes.
+bool PlainWord32(const char* p) {
+  constexpr uint32_t kOnes = 0x01010101U;
+  constexpr uint32_t kHigh = 0x80808080U;
+  uint32_t w;
+  std::memcpy(&w, p, sizeof w);
+  const uint32_t quote = w ^ (kOnes * '"');
+  const uint32_t backslash = w ^ (kOnes * '\\');
+  const uint32_t flagged = w | ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote)
+                           | ((backslash - kOnes) & ~backslash);
+  return (flagged & kHigh) == 0;
+}
+
+// Every byte of `s` needs no look: PlainPrefix(s) == s.size(), with the tail read as one more
+// word overlapping the last (a name in a decision line is 4 to 20 bytes; byte by byte, its tail
+// was half the cost of appending it).
+[[gnu::always_inline]] inline bool AllPlain(std::string_view s) {
+  const char* p = s.data();
+  const size_t n = s.size();
+  if (n >= 8) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      if (!PlainWord(p + i)) {
+        return false;
+      }
+    }
+    return i == n || PlainWord(p + n - 8);
+  }
+  if (n >= 4) {
+    return PlainWord32(p) && PlainWord32(p + n - 4);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    if (c >= 0x80 || NeedsJsonEscape(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // How many bytes at the start of `s` surely need no look: all of them when none does (as
 // PlainWord, the tail byte by byte); else a prefix that stops at or before the first that does.
 [[gnu::always_inline]] inline size_t PlainPrefix(std::string_view s) {
@@ -142,7 +182,7 @@ void JsonWriter::KeyPlain(std::string_view key) {
 }
 
 bool AppendPlainJsonString(std::string_view s, char suffix, std::string& out) {
-  if (PlainPrefix(s) != s.size()) {
+  if (!AllPlain(s)) {
     return false;
   }
   AppendQuotedPlain(s, suffix, out);
@@ -150,11 +190,11 @@ bool AppendPlainJsonString(std::string_view s, char suffix, std::string& out) {
 }
 
 void AppendJsonString(std::string_view s, std::string& out) {
-  const size_t plain = PlainPrefix(s);
-  if (plain == s.size()) {
+  if (AllPlain(s)) {
     AppendQuotedPlain(s, '\0', out);  // almost every name and value
     return;
   }
+  const size_t plain = PlainPrefix(s);
   out += '"';
   // Runs without anything to escape are appended whole; the plain prefix is not read again.
   size_t run = 0;
@@ -212,6 +252,17 @@ void AppendJsonString(std::string_view s, std::string& out) {
   }
   out.append(s.data() + run, s.size() - run);
   out += '"';
+}
+
+void AppendJsonString(std::string_view s, LineBuilder& out) {
+  if (AllPlain(s)) {
+    out.AppendQuoted(s);  // almost every name and value
+    return;
+  }
+  thread_local std::string escaped;
+  escaped.clear();
+  AppendJsonString(s, escaped);
+  out.Append(escaped);
 }
 
 std::string JsonQuoted(std::string_view s) {

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "replay/io/line_builder.h"
+
 namespace replay {
 
 // Whether byte `c` must be escaped in a JSON string (RFC 8259: control bytes, '"', '\\').
@@ -94,6 +96,8 @@ class JsonWriter {
 
 // Appends `s` as a JSON string literal (quotes included, RFC 8259 escaping) to `out`.
 void AppendJsonString(std::string_view s, std::string& out);
+// The same bytes, into a decision line's buffer (replay/io/line_builder.h).
+void AppendJsonString(std::string_view s, LineBuilder& out);
 // The common case of AppendJsonString at its cheapest: when `s` needs no escape and is plain
 // ASCII, appends it quoted and then `suffix` (unless '\0'), and returns true; else appends
 // nothing and returns false.

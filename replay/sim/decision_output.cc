@@ -259,10 +259,10 @@ bool PodSetJsonCache::Matches(const Entry& e, const engine::PodSetAssignment& ps
 }
 
 void PodSetJsonCache::Append(const engine::Cluster& cluster, const engine::PodSetAssignment& ps,
-                             std::string& out) {
+                             LineBuilder& out) {
   for (const Entry& e : entries_) {
     if (Matches(e, ps)) {
-      out += e.text;
+      out.Append(e.text);
       return;
     }
   }
@@ -280,11 +280,11 @@ void PodSetJsonCache::Append(const engine::Cluster& cluster, const engine::PodSe
   }
   e.text.clear();
   AppendPodSetAssignmentJson(cluster, ps, e.text);
-  out += e.text;
+  out.Append(e.text);
 }
 
 void BorrowedJsonCache::Append(const engine::Cluster& cluster, engine::FrSlot slot,
-                               engine::Quantity amount, std::string& out) {
+                               engine::Quantity amount, LineBuilder& out) {
   const size_t index = engine::Index(slot);
   if (index >= by_slot_.size()) {
     by_slot_.resize(index + 1);
@@ -308,8 +308,8 @@ void BorrowedJsonCache::Append(const engine::Cluster& cluster, engine::FrSlot sl
     e.amount_text.clear();
     AppendJsonString(engine::FormatQuantity(amount, cluster.Name(key.resource)), e.amount_text);
   }
-  out += e.key_text;
-  out += e.amount_text;
+  out.Append(e.key_text);
+  out.Append(e.amount_text);
 }
 
 std::string FormatPodSetAssignment(const engine::Cluster& cluster,

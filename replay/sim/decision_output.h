@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/scheduler.h"
+#include "replay/io/line_builder.h"
 #include "replay/sim/cluster_state.h"
 
 namespace replay {
@@ -42,7 +43,7 @@ std::string FormatPodSetAssignment(const engine::Cluster& cluster,
 // instructions. One per shard: it holds the ids of one cluster, whose names never change.
 class PodSetJsonCache {
  public:
-  void Append(const engine::Cluster& cluster, const engine::PodSetAssignment& ps, std::string& out);
+  void Append(const engine::Cluster& cluster, const engine::PodSetAssignment& ps, LineBuilder& out);
 
  private:
   struct Choice {
@@ -73,7 +74,7 @@ class PodSetJsonCache {
 class BorrowedJsonCache {
  public:
   void Append(const engine::Cluster& cluster, engine::FrSlot slot, engine::Quantity amount,
-              std::string& out);
+              LineBuilder& out);
 
  private:
   struct Entry {

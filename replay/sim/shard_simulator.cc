@@ -17,6 +17,18 @@ std::string_view ShardSimulator::Impl::TimeField() {
   return time_field;
 }
 
+std::string_view ShardSimulator::Impl::QuotedCqName(CqId cq) {
+  const size_t i = engine::Index(cq);
+  if (i >= quoted_cq_names.size()) {
+    quoted_cq_names.resize(i + 1);
+  }
+  std::string& quoted = quoted_cq_names[i];
+  if (quoted.empty()) {
+    AppendJsonString(cluster().Name(cq), quoted);
+  }
+  return quoted;
+}
+
 void ShardSimulator::Impl::LogSimple(
     std::string_view type, const engine::Workload& w,
     std::initializer_list<std::pair<std::string_view, std::string_view>> extra) {
@@ -29,22 +41,23 @@ void ShardSimulator::Impl::LogSimple(
   // time, type and workload. The same bytes as a JsonWriter's (the sort and the writer's
   // bookkeeping were half the cost of a finish's or a preemption's line).
   using Field = std::pair<std::string_view, std::string_view>;
-  std::string& line = line_text;
-  line.clear();
-  line += '{';
+  LineBuilder& line = line_text;
+  line.Clear();
+  line.Append('{');
   if (engine::IsValid(w.cluster_queue)) {
-    line += "\"clusterQueue\":";
-    AppendJsonString(cluster().Name(w.cluster_queue), line);
-    line += ',';
+    line.Append("\"clusterQueue\":");
+    line.Append(QuotedCqName(w.cluster_queue));
+    line.Append(',');
   }
   std::string_view previous = "clusterQueue";
   for (const Field& f : extra) {
     TALLY_DCHECK(previous < f.first && f.first < "time");
     previous = f.first;
-    AppendJsonString(f.first, line);
-    line += ':';
+    TALLY_DCHECK(IsPlainText(f.first));  // the callers' literal keys
+    line.AppendQuoted(f.first);
+    line.Append(':');
     AppendJsonString(f.second, line);
-    line += ',';
+    line.Append(',');
   }
   EndLine(type, w);
 }
@@ -60,57 +73,62 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
   // Appended directly, keys in sorted order, as the JsonWriter would write them (one line per
   // admission: the writer's bookkeeping was a third of its cost). The rare nested values (devices,
   // flavor history) are written by their JsonWriter functions and appended.
-  std::string& line = line_text;
-  line.clear();
+  LineBuilder& line = line_text;
+  line.Clear();
   // Borrowed per flavor/resource: the part of this workload's usage above the CQ's nominal.
-  line += "{\"borrowed\":{";
+  line.Append("{\"borrowed\":{");
   bool first = true;
   for (const engine::SlotAmount& u : entry.assignment.usage) {
     engine::Quantity above =
         engine::ClampNonNegative(tree.Usage(node, u.slot) - tree.Nominal(node, u.slot));
     engine::Quantity borrowed = engine::Min(above, u.amount);
     if (borrowed > engine::Quantity::Zero()) {
-      line += first ? "" : ",";
+      if (!first) {
+        line.Append(',');
+      }
       first = false;
       borrowed_json.Append(cluster(), u.slot, borrowed, line);
     }
   }
-  line += "},\"clusterQueue\":";
-  AppendJsonString(cluster().Name(entry.cq), line);
+  line.Append("},\"clusterQueue\":");
+  line.Append(QuotedCqName(entry.cq));
   if (w.holds_devices) {
-    line += ",\"devices\":";
+    line.Append(",\"devices\":");
     line_writer.Clear();
     WriteDeviceGrantsJson(cluster().devices(), w, line_writer);
-    line += line_writer.str();
+    line.Append(line_writer.str());
   }
   if (!w.fallback.empty()) {
-    line += ",\"flavorAssignmentHistory\":";
+    line.Append(",\"flavorAssignmentHistory\":");
     line_writer.Clear();
     WriteFlavorHistoryJson(cluster(), w.fallback, line_writer);
-    line += line_writer.str();
+    line.Append(line_writer.str());
   }
   if (entry.partial) {
-    line += ",\"partial\":true";
+    line.Append(",\"partial\":true");
   }
-  line += ",\"podSets\":[";
+  line.Append(",\"podSets\":[");
   first = true;
   for (const engine::PodSetAssignment& ps : entry.assignment.pod_sets) {
-    line += first ? "" : ",";
+    if (!first) {
+      line.Append(',');
+    }
     first = false;
     pod_set_json.Append(cluster(), ps, line);
   }
-  line += "],";
+  line.Append("],");
   EndLine(type, w);
 }
 
 void ShardSimulator::Impl::EndLine(std::string_view type, const engine::Workload& w) {
-  std::string& line = line_text;
-  line += TimeField();
-  AppendJsonString(type, line);
-  line += ",\"workload\":";
+  LineBuilder& line = line_text;
+  line.Append(TimeField());
+  TALLY_DCHECK(IsPlainText(type));  // the callers' literal types
+  line.AppendQuoted(type);
+  line.Append(",\"workload\":");
   AppendJsonString(w.key, line);
-  line += '}';
-  log.Write(now, line);
+  line.Append('}');
+  log.Write(now, line.view());
 }
 
 void ShardSimulator::Impl::RunOneCycle() {

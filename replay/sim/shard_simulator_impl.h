@@ -21,6 +21,7 @@
 #include "engine/flavor_fallback.h"
 #include "replay/io/device_output.h"
 #include "replay/io/json_writer.h"
+#include "replay/io/line_builder.h"
 #include "replay/io/time_parse.h"
 #include "replay/sim/decision_output.h"
 #include "replay/sim/fallback_output.h"
@@ -120,7 +121,7 @@ struct ShardSimulator::Impl {
   SimulatorOptions options;
   bool logging;
   ShardLog log;
-  std::string line_text;   // reused for every decision line, appended directly
+  LineBuilder line_text;   // reused for every decision line, appended directly
   JsonWriter line_writer;  // reused for a line's nested values (devices, flavor history)
   // `now` as decision lines write it, formatted once per instant: a cycle's lines share it.
   // `"time":"<now>","type":`, the same for every line of an instant (a preemption ping-pong
@@ -129,8 +130,12 @@ struct ShardSimulator::Impl {
   TimeMicros time_field_time = std::numeric_limits<TimeMicros>::min();
   std::string time_field;
   Rfc3339Text now_formatter;
-  PodSetJsonCache pod_set_json;     // the admission lines' pod-set objects
-  BorrowedJsonCache borrowed_json;  // and the members of their "borrowed" objects
+  // A ClusterQueue's name as a JSON string, quoted once (an id names one ClusterQueue for the
+  // cluster's life, like the ids PodSetJsonCache keeps).
+  std::string_view QuotedCqName(CqId cq);
+  std::vector<std::string> quoted_cq_names;  // by CqId; "" until first written
+  PodSetJsonCache pod_set_json;              // the admission lines' pod-set objects
+  BorrowedJsonCache borrowed_json;           // and the members of their "borrowed" objects
   ReplayStats stats;
   FlavorSupplyModel supply;
 

@@ -47,7 +47,8 @@ TEST(JsonWriterTest, EscapesEveryByteLikeTheReference) {
   for (int c = 0; c < 128; ++c) {
     std::string one(1, static_cast<char>(c));
     EXPECT_EQ(JsonQuoted(one), ReferenceQuoted(one)) << c;
-    std::string mixed = "ab" + one + "cd" + one + one + "e";
+    std::string mixed = "ab";
+    mixed.append(one).append("cd").append(one).append(one).append("e");
     EXPECT_EQ(JsonQuoted(mixed), ReferenceQuoted(mixed)) << c;
   }
   EXPECT_EQ(JsonQuoted(""), "\"\"");
@@ -55,9 +56,19 @@ TEST(JsonWriterTest, EscapesEveryByteLikeTheReference) {
   EXPECT_EQ(JsonQuoted("a\"b\\c\x01"), R"("a\"b\\c\u0001")");
 }
 
-// AppendJsonString skips plain ASCII 8 bytes at a time: every byte that needs a look, at every
+// AppendJsonString into a decision line's buffer (replay/io/line_builder.h): the same bytes.
+std::string QuotedInLine(std::string_view s) {
+  LineBuilder line;
+  line.Append('<');  // not at the start of the buffer
+  AppendJsonString(s, line);
+  return std::string(line.view().substr(1));
+}
+
+// AppendJsonString skips plain ASCII 8 bytes at a time, and reads a string's tail as one more
+// word overlapping the last (4 bytes at a time below 8): every byte that needs a look, at every
 // offset within and across words, in strings of every length up to 40, is escaped as the
-// reference does (ASCII), or passed through (valid UTF-8) or replaced (any other byte >= 0x80).
+// reference does (ASCII), or passed through (valid UTF-8) or replaced (any other byte >= 0x80),
+// by both overloads.
 TEST(JsonWriterTest, EveryByteAtEveryOffsetOfAWordIsSeen) {
   for (size_t length = 1; length <= 40; ++length) {
     for (size_t at = 0; at < length; ++at) {
@@ -65,17 +76,21 @@ TEST(JsonWriterTest, EveryByteAtEveryOffsetOfAWordIsSeen) {
         std::string text(length, 'a');
         text[at] = static_cast<char>(c);
         ASSERT_EQ(JsonQuoted(text), ReferenceQuoted(text)) << length << " " << at << " " << c;
+        ASSERT_EQ(QuotedInLine(text), ReferenceQuoted(text)) << length << " " << at << " " << c;
       }
       std::string utf8(length, 'a');
       utf8.replace(at, 1, "\xC3\xA9");  // é: kept whole
       ASSERT_EQ(JsonQuoted(utf8), "\"" + utf8 + "\"") << length << " " << at;
+      ASSERT_EQ(QuotedInLine(utf8), "\"" + utf8 + "\"") << length << " " << at;
       std::string invalid(length, 'a');
       invalid[at] = static_cast<char>(0xFF);
       std::string replaced = invalid;
       replaced.replace(at, 1, "\xEF\xBF\xBD");  // U+FFFD
       ASSERT_EQ(JsonQuoted(invalid), "\"" + replaced + "\"") << length << " " << at;
+      ASSERT_EQ(QuotedInLine(invalid), "\"" + replaced + "\"") << length << " " << at;
     }
   }
+  EXPECT_EQ(QuotedInLine(""), "\"\"");
 }
 
 TEST(JsonWriterTest, IntegersAndDoublesPrintTheirShortestForm) {
@@ -139,7 +154,8 @@ TEST(JsonWriterTest, RoundedIntegersAsTheGeneralPath) {
   values.insert(values.end(), {1234565, -1234565, 9999995, 9999994, 99999950, 1374389534720.0});
   values.insert(values.end(), {999999999999999.0, -999999999999999.0, 999999499999999.0});
   values.push_back(999999500000000.0);
-  for (double p = 1; p < 1e15; p *= 10) {
+  for (int exponent = 0; exponent < 15; ++exponent) {  // p = 1, 10, ..., 1e14
+    const double p = std::pow(10.0, exponent);
     for (double d : {-1.0, 0.0, 1.0}) {
       values.push_back(p + d);
       values.push_back(5 * p + d);
@@ -245,7 +261,7 @@ TEST(JsonWriterTest, OutputIsValidUtf8WhateverTheInput) {
   EXPECT_EQ(JsonQuoted("\xC3"), "\"" + replacement + "\"");                    // truncated
   EXPECT_EQ(JsonQuoted("\xC0\xAF"), "\"" + replacement + replacement + "\"");  // overlong
   EXPECT_EQ(JsonQuoted("\xED\xA0\x80"), "\"" + replacement + replacement + replacement + "\"");
-  EXPECT_EQ(JsonQuoted("\xF4\x90\x80\x80").find("\xF4"), std::string::npos);  // > U+10FFFF
+  EXPECT_EQ(JsonQuoted("\xF4\x90\x80\x80").find('\xF4'), std::string::npos);  // > U+10FFFF
   std::mt19937 rng(5);
   for (int round = 0; round < 20000; ++round) {
     std::string s(rng() % 12, '\0');

@@ -72,11 +72,12 @@ TEST(PodSetJsonCacheTest, AppendsWhatTheFormatterAppends) {
     // Mostly the first few shapes (a cache hit), now and then any of the pool.
     const size_t index = i % 7 == 0 ? pick(pool.size()) : pick(6);
     repeats += index < 6 ? 1 : 0;
-    std::string cached = "prefix,";
+    LineBuilder cached;
+    cached.Append("prefix,");
     std::string direct = "prefix,";
     cache.Append(cluster, pool[index], cached);
     AppendPodSetAssignmentJson(cluster, pool[index], direct);
-    ASSERT_EQ(cached, direct) << "draw " << i << ", shape " << index;
+    ASSERT_EQ(cached.view(), direct) << "draw " << i << ", shape " << index;
   }
   EXPECT_GT(repeats, 4000);
 }
@@ -114,11 +115,12 @@ TEST(BorrowedJsonCacheTest, AppendsWhatFormattingAfreshAppends) {
     const int64_t amount = pick(3) == 0 ? amounts[pick(amounts.size())] : amounts[s % 2];
     same_amount += last[s] == amount ? 1 : 0;
     last[s] = amount;
-    std::string cached = "{";
+    LineBuilder cached;
+    cached.Append('{');
     cache.Append(cluster, slots[s], engine::Quantity(amount), cached);
     std::string expected = "{";
     expected += BorrowedMember(cluster, slots[s], engine::Quantity(amount));
-    ASSERT_EQ(cached, expected) << "draw " << i << ", slot " << s;
+    ASSERT_EQ(cached.view(), expected) << "draw " << i << ", slot " << s;
   }
   EXPECT_GT(same_amount, 1000);
 }
