@@ -76,9 +76,9 @@ ReplayStats::CqAccum& ReplayStats::Cq(CqId cq) {
 
 void ReplayStats::Integrate(Accum& a, TimeMicros now) {
   if (now > a.last) {
-    double dt = static_cast<double>(now - a.last);
-    a.integral += static_cast<double>(a.usage) * dt;
-    a.borrow_integral += static_cast<double>(std::max<int64_t>(0, a.usage - a.nominal)) * dt;
+    const __int128 dt = now - a.last;
+    a.integral += a.usage * dt;
+    a.borrow_integral += std::max<int64_t>(0, a.usage - a.nominal) * dt;
     a.last = now;
   }
 }
@@ -115,10 +115,13 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
   }
   acc.slots_version = version;
   for (Accum& a : acc.slots) {
-    Integrate(a, now);
     const int64_t usage = tree.Usage(node, a.slot).value();
     const int64_t nominal = tree.Nominal(node, a.slot).value();
-    if (acc.counted && (usage != a.usage || nominal != a.nominal)) {
+    if (usage == a.usage && nominal == a.nominal) {
+      continue;  // an admission changes a few of a ClusterQueue's slots: the others wait
+    }
+    Integrate(a, now);
+    if (acc.counted) {
       flavors_.Count(a.slot, a.usage, a.nominal, -1);
       flavors_.Count(a.slot, usage, nominal, 1);
     }
@@ -361,15 +364,17 @@ void ReplayStats::Finish(TimeMicros end, TimeMicros sample_until, ReplayReport& 
     report.pending_at_end += counts.pending_at_end;
     report.running_at_end += counts.running_at_end;
     report.cluster_queues.push_back(std::move(counts));
-    for (const Accum& a : acc.slots) {
+    for (Accum& a : acc.slots) {
+      Integrate(a, end);  // the slots whose usage did not change since
       engine::FlavorResource key = cluster.SlotKey(a.slot);
       ResourceUsage u;
       u.cluster_queue = name;
       u.flavor = cluster.Name(key.flavor);
       u.resource = cluster.Name(key.resource);
       u.nominal = a.nominal;
-      u.mean_usage = elapsed > 0 ? a.integral / elapsed : static_cast<double>(a.usage);
-      u.mean_borrowed = elapsed > 0 ? a.borrow_integral / elapsed : 0;
+      u.mean_usage =
+          elapsed > 0 ? static_cast<double>(a.integral) / elapsed : static_cast<double>(a.usage);
+      u.mean_borrowed = elapsed > 0 ? static_cast<double>(a.borrow_integral) / elapsed : 0;
       u.utilisation = a.nominal > 0 ? u.mean_usage / static_cast<double>(a.nominal) : 0;
       u.peak_usage = a.peak;
       u.usage_at_end = a.usage;

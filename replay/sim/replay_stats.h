@@ -108,8 +108,11 @@ class ReplayStats {
     engine::TimeMicros last = 0;
     int64_t usage = 0;
     int64_t nominal = 0;
-    double integral = 0;         // usage x µs
-    double borrow_integral = 0;  // max(0, usage - nominal) x µs
+    // usage x µs and max(0, usage - nominal) x µs up to `last`, exact: an integral is brought up
+    // to date only when its slot's usage or nominal changes (SyncSlots) and at the end, and
+    // exact sums do not depend on how the time was cut.
+    __int128 integral = 0;
+    __int128 borrow_integral = 0;
     int64_t peak = 0;
   };
   struct CqAccum {
