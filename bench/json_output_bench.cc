@@ -15,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include "replay/io/json_writer.h"
+#include "replay/io/line_builder.h"
 #include "replay/io/time_parse.h"
 
 namespace {
@@ -64,6 +65,24 @@ void BM_QuoteNamesToEscape(benchmark::State& state) {
   Quote(state, NamesToEscape());
 }
 BENCHMARK(BM_QuoteNamesToEscape);
+
+// The same names into a decision line's buffer (replay/io/line_builder.h), as the replay has
+// appended them since 2026-11-30.
+void BM_QuotePlainNamesInLine(benchmark::State& state) {
+  replay::LineBuilder out;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    out.Clear();
+    for (const std::string& n : PlainNames()) {
+      replay::AppendJsonString(n, out);
+      bytes += static_cast<int64_t>(n.size());
+    }
+    benchmark::DoNotOptimize(out.view().data());
+  }
+  state.SetBytesProcessed(bytes);
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(PlainNames().size()));
+}
+BENCHMARK(BM_QuotePlainNamesInLine);
 
 void BM_Rfc3339(benchmark::State& state) {
   int64_t micros = 1'767'225'600'123'456;  // 2026-01-01T00:00:00.123456Z
@@ -183,6 +202,44 @@ void BM_AdmittedLineAppended(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_AdmittedLineAppended);
+
+// The same line in a LineBuilder, as LogAdmission writes it since 2026-11-30 (the same bytes:
+// inline appends instead of calls into libstdc++; the literal type unscanned).
+void BM_AdmittedLineBuilt(benchmark::State& state) {
+  replay::LineBuilder out;
+  int64_t micros = 1'767'225'600'000'000;
+  char time_text[32];
+  for (auto _ : state) {
+    out.Clear();
+    out.Append("{\"borrowed\":{},\"clusterQueue\":");
+    replay::AppendJsonString("research-vision", out);
+    out.Append(",\"podSets\":[{\"count\":2,\"flavors\":{");
+    bool first = true;
+    for (const char* r : {"cpu", "memory", "nvidia.com/gpu"}) {
+      if (!first) {
+        out.Append(',');
+      }
+      first = false;
+      replay::AppendJsonString(r, out);
+      out.Append(':');
+      replay::AppendJsonString("a100-on-demand", out);
+    }
+    out.Append("},\"name\":");
+    replay::AppendJsonString("main", out);
+    out.Append("}],\"time\":");
+    replay::AppendJsonString(
+        std::string_view(time_text, replay::WriteRfc3339(micros, false, time_text)), out);
+    out.Append(",\"type\":");
+    out.AppendQuoted("Admitted");
+    out.Append(",\"workload\":");
+    replay::AppendJsonString("team-vision/vision-train-0001", out);
+    out.Append('}');
+    benchmark::DoNotOptimize(out.view().data());
+    micros += 1'000'037;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AdmittedLineBuilt);
 
 // The keys of a decision line written as string literals (JsonWriter::Key's literal overload:
 // the compiler checks them, KeyPlain appends them) against the same keys as views (checked at run
