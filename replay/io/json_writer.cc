@@ -84,33 +84,27 @@ void JsonWriter::Raw(std::string_view json) {
 
 namespace {
 
-// True when none of the 8 bytes at `p` needs a look: no control byte, quote, backslash or byte
-// of a UTF-8 sequence (SWAR: a byte below 0x20 or equal to a given one sets its high bit in
-// these expressions; a false "needs a look" can only follow a true one in the same word, so a
-// clean word is never missed). Names in decision lines are almost always plain ASCII.
-bool PlainWord(const char* p) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  uint64_t w;
+// True when none of the sizeof(Word) bytes at `p` needs a look: no control byte, quote,
+// backslash or byte of a UTF-8 sequence (SWAR: a byte below 0x20 or equal to a given one sets its
+// high bit in these expressions; a false "needs a look" can only follow a true one in the same
+// word, so a clean word is never missed). Names in decision lines are almost always plain ASCII.
+template <typename Word>
+bool PlainWordOf(const char* p) {
+  constexpr Word kOnes = static_cast<Word>(0x0101010101010101ULL);
+  constexpr Word kHigh = static_cast<Word>(0x8080808080808080ULL);
+  Word w;
   std::memcpy(&w, p, sizeof w);
-  const uint64_t quote = w ^ (kOnes * '"');
-  const uint64_t backslash = w ^ (kOnes * '\\');
-  const uint64_t flagged = w | ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote)
-                           | ((backslash - kOnes) & ~backslash);
+  const Word quote = w ^ (kOnes * '"');
+  const Word backslash = w ^ (kOnes * '\\');
+  const Word flagged = w | ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote)
+                       | ((backslash - kOnes) & ~backslash);
   return (flagged & kHigh) == 0;
 }
-
-// PlainWord for 4 bytes.
+bool PlainWord(const char* p) {
+  return PlainWordOf<uint64_t>(p);
+}
 bool PlainWord32(const char* p) {
-  constexpr uint32_t kOnes = 0x01010101U;
-  constexpr uint32_t kHigh = 0x80808080U;
-  uint32_t w;
-  std::memcpy(&w, p, sizeof w);
-  const uint32_t quote = w ^ (kOnes * '"');
-  const uint32_t backslash = w ^ (kOnes * '\\');
-  const uint32_t flagged = w | ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote)
-                           | ((backslash - kOnes) & ~backslash);
-  return (flagged & kHigh) == 0;
+  return PlainWordOf<uint32_t>(p);
 }
 
 // Every byte of `s` needs no look: PlainPrefix(s) == s.size(), with the tail read as one more

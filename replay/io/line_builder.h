@@ -61,19 +61,9 @@ class LineBuilder {
   // stores within the n bytes instead of a call into the C library.
   static void Copy(char* to, const char* from, size_t n) {
     if (n >= 8 && n <= 16) {
-      uint64_t head;
-      uint64_t tail;
-      std::memcpy(&head, from, 8);
-      std::memcpy(&tail, from + n - 8, 8);
-      std::memcpy(to, &head, 8);
-      std::memcpy(to + n - 8, &tail, 8);
+      CopyEnds<uint64_t>(to, from, n);
     } else if (n >= 4 && n < 8) {
-      uint32_t head;
-      uint32_t tail;
-      std::memcpy(&head, from, 4);
-      std::memcpy(&tail, from + n - 4, 4);
-      std::memcpy(to, &head, 4);
-      std::memcpy(to + n - 4, &tail, 4);
+      CopyEnds<uint32_t>(to, from, n);
     } else if (n < 4) {
       for (size_t i = 0; i < n; ++i) {
         to[i] = from[i];
@@ -81,6 +71,16 @@ class LineBuilder {
     } else {
       std::memcpy(to, from, n);
     }
+  }
+  // The n bytes (sizeof(Word) <= n <= 2 sizeof(Word)) as the first and the last Word.
+  template <typename Word>
+  static void CopyEnds(char* to, const char* from, size_t n) {
+    Word head;
+    Word tail;
+    std::memcpy(&head, from, sizeof(Word));
+    std::memcpy(&tail, from + n - sizeof(Word), sizeof(Word));
+    std::memcpy(to, &head, sizeof(Word));
+    std::memcpy(to + n - sizeof(Word), &tail, sizeof(Word));
   }
   // Where `n` more bytes go (storage grown when they do not fit).
   char* Room(size_t n) {
