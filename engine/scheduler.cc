@@ -131,7 +131,7 @@ void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
       entry.checks_pending = true;
     }
   }
-  store_.Get(entry.workload).scan = FlavorScanState{};
+  store_.Get(entry.workload).scan.Reset();
   queues_.Remove(entry.workload);
 }
 
@@ -359,7 +359,7 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     // Assigned, not built from a conditional expression (a temporary copy): w.scan keeps the
     // storage of its vectors, 3 allocations per requeue less.
     if (clear_scan) {
-      w.scan = FlavorScanState{};
+      w.scan.Reset();
     } else {
       w.scan = entry.assignment.last_state;
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/base/ids.h"
@@ -50,6 +51,19 @@ struct FlavorScanState {
   // saved indices only mean something against the same flavor lists.
   uint64_t flavor_lists = 0;
   int64_t scheduling_cycle = 0;
+
+  // FlavorScanState{}, but the vectors keep their storage: a workload whose scan is cleared when
+  // it preempts and set again at its next requeue (the 16-tree trace's preemption rounds) does
+  // not allocate them anew each time.
+  void Reset() {
+    std::vector<std::vector<std::pair<ResourceId, int>>> tried = std::move(last_tried);
+    std::vector<uint64_t> generations = std::move(cohort_generations);
+    *this = FlavorScanState{};  // every field, whatever fields come
+    tried.clear();
+    generations.clear();
+    last_tried = std::move(tried);
+    cohort_generations = std::move(generations);
+  }
 
   // Index to resume from for (pod set, resource): last tried + 1, or 0.
   int NextFlavorIndex(size_t pod_set, ResourceId resource) const;

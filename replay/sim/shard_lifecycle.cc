@@ -88,7 +88,7 @@ void ShardSimulator::Impl::FallBack(WorkloadId id, const std::vector<engine::Fla
   LogSimple(
       "Evicted", w,
       {{"failedFlavors", JoinFlavorNames(cluster(), failed)}, {"reason", std::string(reason)}});
-  w.scan = engine::FlavorScanState{};  // the next scan starts at the first flavor again
+  w.scan.Reset();  // the next scan starts at the first flavor again
   if (engine::FallbackExhausted(cluster(), w)) {
     const engine::FlavorFallbackSpec* spec = engine::FallbackOf(cluster(), w);
     if (spec != nullptr
