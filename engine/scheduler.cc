@@ -80,19 +80,23 @@ bool Scheduler::FitsAfterVictims(const CycleEntry& entry, const std::vector<Work
 
 namespace {
 
+// Where `ps` is charged once admitted: its count, and the flavor and usage of each resource.
+// `out` comes cleared (maybe with storage to reuse).
+void ToAdmittedPodSet(const PodSetAssignment& ps, AdmittedPodSet& out) {
+  out.name = ps.name;
+  out.count = ps.count;
+  out.flavors.reserve(ps.flavors.size());  // one allocation each, not one per doubling
+  out.usage.reserve(ps.flavors.size());
+  for (const FlavorChoice& c : ps.flavors) {
+    out.flavors.emplace_back(c.resource, c.flavor);
+    out.usage.push_back({c.slot, c.amount});
+  }
+}
+
 std::vector<AdmittedPodSet> AdmittedPodSets(const Assignment& assignment) {
-  std::vector<AdmittedPodSet> admitted;
-  admitted.reserve(assignment.pod_sets.size());
-  for (const PodSetAssignment& ps : assignment.pod_sets) {
-    AdmittedPodSet& ap = admitted.emplace_back();
-    ap.name = ps.name;
-    ap.count = ps.count;
-    ap.flavors.reserve(ps.flavors.size());  // one allocation each, not one per doubling
-    ap.usage.reserve(ps.flavors.size());
-    for (const FlavorChoice& c : ps.flavors) {
-      ap.flavors.emplace_back(c.resource, c.flavor);
-      ap.usage.push_back({c.slot, c.amount});
-    }
+  std::vector<AdmittedPodSet> admitted(assignment.pod_sets.size());
+  for (size_t i = 0; i < admitted.size(); ++i) {
+    ToAdmittedPodSet(assignment.pod_sets[i], admitted[i]);
   }
   return admitted;
 }
@@ -123,8 +127,11 @@ void Scheduler::Admit(CycleEntry& entry, TimeMicros now) {
   // Invariant 1 (engine/admission_invariants.h): a flavor for every requested resource, and the
   // usage charged is exactly the assignment's.
   TALLY_DCHECK(CheckAdmission(cluster_, entry.cq, entry.assignment, QuotaCheck()).empty());
-  std::vector<AdmittedPodSet> admitted = AdmittedPodSets(entry.assignment);
-  store_.Reserve(entry.workload, entry.cq, std::move(admitted), entry.assignment.usage, now);
+  const std::vector<PodSetAssignment>& pod_sets = entry.assignment.pod_sets;
+  store_.Reserve(
+      entry.workload, entry.cq, pod_sets.size(),
+      [&](size_t i, AdmittedPodSet& out) { ToAdmittedPodSet(pod_sets[i], out); },
+      entry.assignment.usage, now);
   entry.outcome = EntryOutcome::kAdmitted;
   for (const AdmissionCheckRule& rule : cluster_.Spec(entry.cq).admission_checks) {
     if (UsesAnyFlavor(cluster_, entry.assignment, rule.on_flavors)) {

@@ -259,11 +259,39 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
 void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                             std::vector<SlotAmount> usage, TimeMicros now) {
   Workload& w = Get(id);
+  w.admitted = std::move(admitted);
+  w.usage = std::move(usage);
+  ChargeReservation(id, cq, now);
+}
+
+void WorkloadStore::Reserve(WorkloadId id, CqId cq, size_t pod_sets,
+                            const std::function<void(size_t, AdmittedPodSet&)>& fill,
+                            std::span<const SlotAmount> usage, TimeMicros now) {
+  Workload& w = Get(id);
+  w.admitted.clear();  // empty unless reserved: Release empties it
+  for (size_t i = 0; i < pod_sets; ++i) {
+    if (spare_pod_sets_.empty()) {
+      w.admitted.emplace_back();
+    } else {
+      w.admitted.push_back(std::move(spare_pod_sets_.back()));
+      spare_pod_sets_.pop_back();
+      AdmittedPodSet& spare = w.admitted.back();
+      spare.name.clear();
+      spare.count = 0;
+      spare.flavors.clear();
+      spare.usage.clear();
+    }
+    fill(i, w.admitted.back());
+  }
+  w.usage.assign(usage.begin(), usage.end());
+  ChargeReservation(id, cq, now);
+}
+
+void WorkloadStore::ChargeReservation(WorkloadId id, CqId cq, TimeMicros now) {
+  Workload& w = Get(id);
   w.cluster_queue = cq;
   w.quota_reserved = true;
   w.quota_reserved_time = now;
-  w.admitted = std::move(admitted);
-  w.usage = std::move(usage);
   w.admitted_mask = 0;
   for (const AdmittedPodSet& ps : w.admitted) {
     for (const auto& [resource, flavor] : ps.flavors) {
@@ -349,6 +377,12 @@ void WorkloadStore::Release(WorkloadId id) {
   w.quota_reserved = false;
   if (auto it = std::find(evicting_.begin(), evicting_.end(), id); it != evicting_.end()) {
     evicting_.erase(it);
+  }
+  for (AdmittedPodSet& ps : w.admitted) {
+    if (spare_pod_sets_.size() >= kSparePodSetsKept) {
+      break;
+    }
+    spare_pod_sets_.push_back(std::move(ps));
   }
   w.admitted.clear();
   w.usage.clear();

@@ -8,9 +8,11 @@
 // Thread safety: none; owned by one shard.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,6 +44,14 @@ class WorkloadStore {
   // Charges `usage` on `admitted` flavors to `cq` (QuotaReserved).
   void Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                std::vector<SlotAmount> usage, TimeMicros now);
+  // The same, with `pod_sets` admitted pod sets written in place by `fill(i, pod_set)` (handed
+  // over cleared) and `usage` copied: into vectors whose storage an earlier reservation left
+  // (Release keeps it), so that the scheduler's admissions allocate nothing once warm. A
+  // preemption round re-admits the same workloads: 0.96 million admissions on the 16-tree trace
+  // had cost four allocations and frees each.
+  void Reserve(WorkloadId id, CqId cq, size_t pod_sets,
+               const std::function<void(size_t, AdmittedPodSet&)>& fill,
+               std::span<const SlotAmount> usage, TimeMicros now);
   // Seed 001: takes the devices of the resource classes `admitted` asks for, first-fit on the
   // nodes of each pod set's flavor (engine/device_inventory.h); all or nothing. nullopt when done
   // (or nothing to take), else why not. Call before Reserve; Release gives them back.
@@ -129,6 +139,12 @@ class WorkloadStore {
   WorkloadKeyIndex by_key_;                        // over workloads_: declared after it
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
+  // Admitted pod sets of released reservations, their vectors' storage kept for the next
+  // Reserve(..., fill, ...); at most kSparePodSetsKept (a mass release does not hold memory).
+  std::vector<AdmittedPodSet> spare_pod_sets_;
+  static constexpr size_t kSparePodSetsKept = 64;
+  // What both Reserve overloads do once the workload's admitted pod sets and usage are set.
+  void ChargeReservation(WorkloadId id, CqId cq, TimeMicros now);
   // reservation_key(): the sum of the reserved workloads' Workload::reservation_term, and a count
   // of the other changes.
   static constexpr uint64_t kOtherTermKey = uint64_t{1} << 63;
