@@ -210,7 +210,7 @@ void ShardSimulator::Impl::Forget(WorkloadId id) {
 void ShardSimulator::Impl::HandleTimer(const Timer& timer) {
   if (timer.kind() == TimerKind::kRequeueInadmissible) {
     CqId cq = engine::MakeId<CqId>(timer.target);
-    requeue_scheduled.erase(timer.target);
+    requeue_scheduled[timer.target] = 0;  // set when the timer was scheduled
     if (cluster().Exists(cq)) {
       size_t before = queues().ActiveCount();
       queues().QueueInadmissible(cq, now, state.scheduler->cycle());

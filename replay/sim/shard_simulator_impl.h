@@ -14,7 +14,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -160,7 +159,9 @@ struct ShardSimulator::Impl {
   // in them: few workloads have one, and a string in every Track is 32 bytes per live workload.
   // An ADDED event that reuses the index erases it.
   std::unordered_map<uint32_t, std::string> misconfigured_shown;
-  std::set<uint32_t> requeue_scheduled;  // CqIds with a pending inadmissible requeue
+  // By CqId: 1 while an inadmissible requeue is pending. Flags, not a std::set: nearly every
+  // release schedules one, and the set's node was an allocation and a free per release.
+  std::vector<uint8_t> requeue_scheduled;
   bool cycles_needed = true;
   // Cycles run at the current instant. A preemption ping-pong (A reclaims from B, B is released
   // and requeued at once, wins the freed quota back before A, A preempts it again...) could
@@ -213,8 +214,13 @@ struct ShardSimulator::Impl {
   }
 
   void ScheduleInadmissibleRequeue(CqId cq) {
-    if (requeue_scheduled.insert(engine::Index(cq)).second) {
-      Schedule(now + kInadmissibleBatchDelay, TimerKind::kRequeueInadmissible, engine::Index(cq));
+    const uint32_t k = engine::Index(cq);
+    if (requeue_scheduled.size() <= k) {
+      requeue_scheduled.resize(k + 1, 0);
+    }
+    if (requeue_scheduled[k] == 0) {
+      requeue_scheduled[k] = 1;
+      Schedule(now + kInadmissibleBatchDelay, TimerKind::kRequeueInadmissible, k);
     }
   }
 
