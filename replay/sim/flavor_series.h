@@ -16,6 +16,7 @@
 //   report.flavor_series = rec.Finish(cluster, sample_times.size());
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -31,6 +32,24 @@ class FlavorSeriesRecorder {
   // One ClusterQueue's usage and nominal quota of `slot` enter (sign 1) or leave (sign -1) the
   // sums: what it declares, while it exists.
   void Count(engine::FrSlot slot, int64_t usage, int64_t nominal, int sign);
+  // Count(slot, usage, nominal, -1) then Count(slot, new_usage, new_nominal, 1), in one step:
+  // every admission and release moves a ClusterQueue's figures (inline: it was two calls into
+  // another file per changed slot, 1.3 % of the 16-tree trace's instructions).
+  void Move(engine::FrSlot slot, int64_t usage, int64_t nominal, int64_t new_usage,
+            int64_t new_nominal) {
+    const size_t k = engine::Index(slot);
+    if (k >= sums_.size()) [[unlikely]] {
+      sums_.resize(k + 1);
+    }
+    Sums& s = sums_[k];
+    s.nominal += new_nominal - nominal;
+    s.own += std::min(new_usage, new_nominal) - std::min(usage, nominal);
+    s.borrowed +=
+        std::max<int64_t>(0, new_usage - new_nominal) - std::max<int64_t>(0, usage - nominal);
+    s.unused +=
+        std::max<int64_t>(0, new_nominal - new_usage) - std::max<int64_t>(0, nominal - usage);
+    dirty_ = true;
+  }
   // Records the next sample: the sums as they are.
   void Sample();
   // Keeps every other sample (the first, third...), as ReplayStats does with its other series.

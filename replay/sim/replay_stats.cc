@@ -122,8 +122,7 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
     }
     Integrate(a, now);
     if (acc.counted) {
-      flavors_.Count(a.slot, a.usage, a.nominal, -1);
-      flavors_.Count(a.slot, usage, nominal, 1);
+      flavors_.Move(a.slot, a.usage, a.nominal, usage, nominal);
     }
     a.usage = usage;
     a.nominal = nominal;

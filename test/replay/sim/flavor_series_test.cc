@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "replay/sim/replay_report.h"
 #include "replay/sim/simulator.h"
+#include "test/engine/cpu_cluster_spec.h"
 #include "test/testing/replay_harness.h"
 
 namespace replay {
@@ -175,6 +177,53 @@ TEST(FlavorSeriesTest, MergeAddsSampleBySampleAndKeepsOrder) {
   EXPECT_EQ(out[1].nominal, (std::vector<float>{3, 4, 2}));  // a missing sample counts as 0
   EXPECT_EQ(out[1].own, (std::vector<float>{1, 2, 1}));
   EXPECT_EQ(out[1].lent, (std::vector<float>{0, 1, 1}));
+}
+
+// Move is the pair of Counts it stands for: random usage and nominal moves of three
+// ClusterQueues' figures (borrowing, lending, quota edits), sampled after each, give the same
+// series either way.
+TEST(FlavorSeriesTest, MoveIsALeaveThenAnEnter) {
+  engine::Cluster cluster;
+  cluster.Apply(engine::CpuClusterSpec({"cq"}));
+  cluster.Refresh();
+  const engine::FrSlot slot = *cluster.FindSlot("f", "cpu");
+  FlavorSeriesRecorder counted;
+  FlavorSeriesRecorder moved;
+  struct Figures {
+    int64_t usage = 0;
+    int64_t nominal = 0;
+  };
+  std::vector<Figures> cqs(3);
+  for (const Figures& f : cqs) {
+    counted.Count(slot, f.usage, f.nominal, 1);
+    moved.Count(slot, f.usage, f.nominal, 1);
+  }
+  std::mt19937_64 rng(22);
+  std::uniform_int_distribution<int64_t> amount(0, 12'000);
+  constexpr size_t kSamples = 400;
+  for (size_t step = 0; step < kSamples; ++step) {
+    Figures& f = cqs[std::uniform_int_distribution<size_t>(0, cqs.size() - 1)(rng)];
+    const Figures next = {amount(rng), step % 7 == 0 ? amount(rng) : f.nominal};
+    counted.Count(slot, f.usage, f.nominal, -1);
+    counted.Count(slot, next.usage, next.nominal, 1);
+    moved.Move(slot, f.usage, f.nominal, next.usage, next.nominal);
+    f = next;
+    counted.Sample();
+    moved.Sample();
+  }
+  const std::vector<FlavorSeries> a = counted.Finish(cluster, kSamples);
+  const std::vector<FlavorSeries> b = moved.Finish(cluster, kSamples);
+  ASSERT_EQ(a.size(), 1U);
+  ASSERT_EQ(b.size(), 1U);
+  EXPECT_EQ(a[0].nominal, b[0].nominal);
+  EXPECT_EQ(a[0].own, b[0].own);
+  EXPECT_EQ(a[0].borrowed, b[0].borrowed);
+  EXPECT_EQ(a[0].lent, b[0].lent);
+  EXPECT_EQ(a[0].idle, b[0].idle);
+  // The figures did move: the series are not a constant both ways would give.
+  EXPECT_NE(*std::min_element(a[0].own.begin(), a[0].own.end()),
+            *std::max_element(a[0].own.begin(), a[0].own.end()));
+  EXPECT_GT(*std::max_element(a[0].borrowed.begin(), a[0].borrowed.end()), 0.0F);
 }
 
 }  // namespace
