@@ -278,6 +278,8 @@ class ResourceTree {
   void UpdateBounds(NodeId cq, std::span<const SlotAmount> usage);
   // Stores over and any of `cq` on slot index `s`; propagates the differences.
   void SetBound(NodeId cq, uint32_t s, Quantity over, Quantity any);
+  // SetBound's change of the bound, there and in every ancestor.
+  void PropagateBound(NodeId cq, uint32_t s, Quantity over, Quantity any);
   struct NodeMeta {
     NodeId parent = kInvalidId<NodeId>;
     NodeKind kind = NodeKind::kClusterQueue;
