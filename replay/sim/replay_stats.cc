@@ -236,7 +236,9 @@ void ReplayStats::RecordSample() {
     CqAccum& acc = Cq(cq);
     double util = 0;
     for (const Accum& a : acc.slots) {
-      if (a.nominal > 0) {
+      // A slot without usage adds 0 / nominal = +0.0, which never raises the maximum: no
+      // division for it (most of a ClusterQueue's slots, one flavor of several being in use).
+      if (a.nominal > 0 && a.usage != 0) {
         util = std::max(util, static_cast<double>(a.usage) / static_cast<double>(a.nominal));
       }
     }
