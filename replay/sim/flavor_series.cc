@@ -26,20 +26,6 @@ void ForEachVector(Series& s, F f) {
 
 }  // namespace
 
-void FlavorSeriesRecorder::Count(engine::FrSlot slot, int64_t usage, int64_t nominal, int sign) {
-  const size_t k = engine::Index(slot);
-  if (k >= sums_.size()) {
-    sums_.resize(k + 1);
-  }
-  Sums& s = sums_[k];
-  s.nominal += sign * nominal;
-  s.own += sign * std::min(usage, nominal);
-  s.borrowed += sign * std::max<int64_t>(0, usage - nominal);
-  s.unused += sign * std::max<int64_t>(0, nominal - usage);
-  s.declared += sign;
-  dirty_ = true;
-}
-
 void FlavorSeriesRecorder::TakeSnapshot() {
   Snapshot now(sums_.size());
   if (started_.size() < sums_.size()) {
