@@ -84,11 +84,18 @@ const DecimalQuantity* Find(const ResourceList& list, const std::string& name) {
 }
 
 ResourceList PodRequests(const PodResources& pod) {
+  ResourceList result;
+  PodRequestsInto(pod, result);
+  return result;
+}
+
+void PodRequestsInto(const PodResources& pod, ResourceList& result) {
   // Accumulated in place: each resource's sum is the same sequence of exact additions as
   // Sum(sum, EffectiveRequests(...)) per container would make, without the copies (this runs for
   // every workload that enters a replay).
   // 1. Regular containers.
-  ResourceList sum;
+  result.clear();
+  ResourceList& sum = result;
   for (const ContainerResources& c : pod.containers) {
     AddEffectiveRequests(sum, c.requests, c.limits);
   }
@@ -108,7 +115,6 @@ ResourceList PodRequests(const PodResources& pod) {
     }
   }
   // 3. max(sum, initMax).
-  ResourceList result = std::move(sum);
   MaxInto(result, init_max);
   // 4. Pod-level requests replace cpu, memory and hugepages-*.
   if (!pod.pod_requests.empty() || !pod.pod_limits.empty()) {
@@ -124,7 +130,6 @@ ResourceList PodRequests(const PodResources& pod) {
   for (const auto& [name, q] : pod.overhead) {
     AddTo(result, name, q);
   }
-  return result;
 }
 
 ResourceList ExcludePrefixes(const ResourceList& list, const std::vector<std::string>& prefixes) {
@@ -187,20 +192,29 @@ ResourceList ApplyTransformations(const ResourceList& list,
 
 std::vector<CanonicalAmount> PerPodCanonical(const PodResources& pod,
                                              const ResourcesConfigSpec& config) {
+  ResourceList scratch;
+  std::vector<CanonicalAmount> out;
+  PerPodCanonicalInto(pod, config, scratch, out);
+  return out;
+}
+
+void PerPodCanonicalInto(const PodResources& pod, const ResourcesConfigSpec& config,
+                         ResourceList& scratch, std::vector<CanonicalAmount>& out) {
   // Neither step copies the list when it has nothing to do (the common configuration).
-  ResourceList list = PodRequests(pod);
+  ResourceList& list = scratch;
+  PodRequestsInto(pod, list);
   if (!config.exclude_resource_prefixes.empty()) {
     list = ExcludePrefixes(list, config.exclude_resource_prefixes);
   }
   if (!config.transformations.empty()) {
     list = ApplyTransformations(list, config.transformations);
   }
-  std::vector<CanonicalAmount> out;
-  out.reserve(list.size());
-  for (const auto& [name, q] : list) {
-    out.push_back({name, ClampNonNegative(ToCanonical(q, IsMilliResource(name)))});
+  out.resize(list.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    const auto& [name, q] = list[i];
+    out[i].resource.assign(name);
+    out[i].amount = ClampNonNegative(ToCanonical(q, IsMilliResource(name)));
   }
-  return out;
 }
 
 std::vector<CanonicalAmount> PodSetRequests(const PodResources& pod, int64_t count,

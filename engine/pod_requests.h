@@ -48,6 +48,8 @@ struct PodResources {
 
 // §3.1 step 3 + §3.2: the exact per-pod request.
 ResourceList PodRequests(const PodResources& pod);
+// PodRequests into `result`, whose storage is reused (its old content is dropped).
+void PodRequestsInto(const PodResources& pod, ResourceList& result);
 
 // §3.3: removes every resource whose name starts with one of `prefixes`.
 ResourceList ExcludePrefixes(const ResourceList& list, const std::vector<std::string>& prefixes);
@@ -69,5 +71,10 @@ std::vector<CanonicalAmount> PodSetRequests(const PodResources& pod, int64_t cou
 // The per-pod canonical amounts (after exclusion and transformation, rounded once, >= 0).
 std::vector<CanonicalAmount> PerPodCanonical(const PodResources& pod,
                                              const ResourcesConfigSpec& config);
+// PerPodCanonical into `out`, with `scratch` for the per-pod list: both keep their storage from
+// one call to the next (a replay computes this for every workload it adds: four allocations and
+// frees each, before).
+void PerPodCanonicalInto(const PodResources& pod, const ResourcesConfigSpec& config,
+                         ResourceList& scratch, std::vector<CanonicalAmount>& out);
 
 }  // namespace engine

@@ -10,6 +10,36 @@
 #include "engine/pod_requests.h"
 
 namespace engine {
+namespace {
+
+// `w` as Workload{} leaves it, but its vectors keep their storage for the next workload that
+// takes this block (WorkloadStore::Add): the pod sets stay, with their request vectors, and
+// BuildRequests overwrites every field of each. Field by field (`w = Workload{}` built and moved
+// a whole Workload); the size check stops a new field from being left out.
+static_assert(sizeof(Workload) == 344, "a Workload field was added: reset it below");
+void ResetKeepingStorage(Workload& w) {
+  w.id = {};
+  w.key.clear();
+  w.spec = nullptr;
+  w.cluster_queue = kInvalidId<CqId>;
+  w.priority = 0;
+  w.creation_time = 0;
+  w.queue_order_time = 0;
+  w.quota_reserved = false;
+  w.invalid_resources = false;
+  w.quota_reserved_time = 0;
+  w.admitted.clear();
+  w.usage.clear();
+  w.admitted_mask = 0;
+  w.reservation_term = 0;
+  w.holds_devices = false;
+  w.device_pod_sets.clear();
+  w.scan.Reset();
+  w.fallback = FlavorHistory{};
+  w.scheduling_hash = 0;
+}
+
+}  // namespace
 std::optional<WorkloadId> WorkloadStore::Find(std::string_view key) const {
   return by_key_.Find(key);
 }
@@ -117,20 +147,24 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
   return true;
 }
 
-void WorkloadStore::BuildRequests(
-    Workload& w, const std::vector<std::vector<CanonicalAmount>>& canonical) const {
+void WorkloadStore::BuildRequests(Workload& w,
+                                  std::span<const std::vector<CanonicalAmount>> canonical) const {
   const ResourcesConfigSpec& config = cluster_.resources_config();
-  w.pod_sets.reserve(w.spec->pod_sets.size());
+  // Every field of every element is written: the elements of a recycled Workload (Erase) keep
+  // their vectors' storage.
+  w.pod_sets.resize(w.spec->pod_sets.size());
   for (size_t i = 0; i < w.spec->pod_sets.size(); ++i) {
     const PodSetSpec& ps = w.spec->pod_sets[i];
-    PodSetRequest& out = w.pod_sets.emplace_back();
-    out.name = ps.name;
+    PodSetRequest& out = w.pod_sets[i];
+    out.name.assign(ps.name);
     out.count = CountAfterReclaim(*w.spec, ps.name);
     out.min_count = ps.min_count;
     out.spec = &ps;
     const std::vector<CanonicalAmount> computed =
         canonical.empty() ? PerPodCanonical(ps.resources, config) : std::vector<CanonicalAmount>{};
     const std::vector<CanonicalAmount>& amounts = canonical.empty() ? computed : canonical[i];
+    out.per_pod.clear();
+    out.total.clear();
     out.per_pod.reserve(amounts.size());
     out.total.reserve(amounts.size());
     for (const CanonicalAmount& a : amounts) {
@@ -141,18 +175,23 @@ void WorkloadStore::BuildRequests(
   }
 }
 
-StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
-  std::string key = spec.name_space + "/" + spec.name;
+StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
+  std::string& key = key_scratch_;
+  key.assign(spec.name_space).append("/").append(spec.name);
   if (by_key_.Find(key).has_value()) {
     return InvalidArgument(fmt::format("duplicate Workload {}", key));
   }
   // Intern every requested resource name first, so that requests carry dense ids. The canonical
   // requests are kept for BuildRequests (computed once per Add).
-  std::vector<std::vector<CanonicalAmount>> canonical;
-  canonical.reserve(spec.pod_sets.size());
-  for (const PodSetSpec& ps : spec.pod_sets) {
-    canonical.push_back(PerPodCanonical(ps.resources, cluster_.resources_config()));
-    for (const CanonicalAmount& a : canonical.back()) {
+  if (canonical_scratch_.size() < spec.pod_sets.size()) {
+    canonical_scratch_.resize(spec.pod_sets.size());
+  }
+  const std::span<const std::vector<CanonicalAmount>> canonical(canonical_scratch_.data(),
+                                                                spec.pod_sets.size());
+  for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
+    PerPodCanonicalInto(spec.pod_sets[i].resources, cluster_.resources_config(), requests_scratch_,
+                        canonical_scratch_[i]);
+    for (const CanonicalAmount& a : canonical_scratch_[i]) {
       cluster_.InternResource(a.resource);
     }
   }
@@ -168,12 +207,20 @@ StatusOr<WorkloadId> WorkloadStore::Add(WorkloadSpec spec) {
   if (spec.uid.empty()) {
     spec.uid = key;  // Workload::uid() reads it
   }
-  auto stored = std::make_unique<StoredWorkload>();
-  stored->spec = std::move(spec);
+  std::unique_ptr<StoredWorkload> stored;
+  if (spare_workloads_.empty()) {
+    stored = std::make_unique<StoredWorkload>();
+    stored->spec = std::move(spec);
+    spec = WorkloadSpec{};
+  } else {
+    stored = std::move(spare_workloads_.back());  // reset by Erase
+    spare_workloads_.pop_back();
+    std::swap(stored->spec, spec);
+  }
   const WorkloadSpec& s = stored->spec;
   Workload* w = &stored->workload;
   w->id = id;
-  w->key = std::move(key);
+  w->key.assign(key);
   w->spec = &s;
   w->invalid_resources = !ValidateResources(s).empty();
   w->priority = ResolvePriority(s);
@@ -509,7 +556,11 @@ void WorkloadStore::Erase(WorkloadId id) {
   }
   Release(id);
   by_key_.Erase(Get(id).key);
-  workloads_[Index(id)].reset();
+  std::unique_ptr<StoredWorkload> gone = std::move(workloads_[Index(id)]);
+  if (spare_workloads_.size() < kSpareWorkloadsKept) {
+    ResetKeepingStorage(gone->workload);  // the spec is reset by whoever writes it next
+    spare_workloads_.push_back(std::move(gone));
+  }
   free_ids_.push_back(id);
   --live_;
 }

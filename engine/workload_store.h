@@ -39,7 +39,12 @@ class WorkloadStore {
 
   // Adds a workload. With `status.admission`, it is charged to that ClusterQueue right away.
   // Errors: duplicate key, or an admission naming an unknown ClusterQueue / flavor.
-  StatusOr<WorkloadId> Add(WorkloadSpec spec);
+  StatusOr<WorkloadId> Add(WorkloadSpec spec) { return AddSwapping(spec); }
+  // Add, taking `spec`'s content and leaving in `spec` the storage of an erased workload's spec,
+  // with that workload's values: for its caller to reset (engine::ResetForReuse) and write the
+  // next spec into (the replay's event reader, replay/sim/shard_trace_events.cc). An empty spec
+  // when no erased block is kept. On an error `spec` is left as it was only for a duplicate key.
+  StatusOr<WorkloadId> AddSwapping(WorkloadSpec& spec);
 
   // Charges `usage` on `admitted` flavors to `cq` (QuotaReserved).
   void Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
@@ -128,7 +133,7 @@ class WorkloadStore {
   // `canonical`: the pod sets' PerPodCanonical requests when the caller has them already (Add
   // computes them to intern the resource names); empty = computed here.
   void BuildRequests(Workload& w,
-                     const std::vector<std::vector<CanonicalAmount>>& canonical = {}) const;
+                     std::span<const std::vector<CanonicalAmount>> canonical = {}) const;
 
   Cluster& cluster_;
   // By WorkloadId; null once erased. On the heap: Workload::spec and the queues' pointers stay
@@ -142,7 +147,19 @@ class WorkloadStore {
   // Admitted pod sets of released reservations, their vectors' storage kept for the next
   // Reserve(..., fill, ...); at most kSparePodSetsKept (a mass release does not hold memory).
   std::vector<AdmittedPodSet> spare_pod_sets_;
+  // Add's per-pod canonical requests (one list per pod set, the first pod-set-count in use) and
+  // the per-pod list they are computed from: kept from one Add to the next, so that adding a
+  // workload allocates only what it keeps.
+  std::vector<std::vector<CanonicalAmount>> canonical_scratch_;
+  ResourceList requests_scratch_;
+  std::string key_scratch_;  // Add's "namespace/name", before it knows the name is new
   static constexpr size_t kSparePodSetsKept = 64;
+  // Erased workloads' blocks, their Workload reset with its storage kept (the pod set requests,
+  // admission, usage, scan state and key) and their spec as it was (AddSwapping hands it out for
+  // reuse): a workload that comes and goes through AddSwapping then allocates nothing.
+  // At most kSpareWorkloadsKept (a mass deletion does not hold memory).
+  std::vector<std::unique_ptr<StoredWorkload>> spare_workloads_;
+  static constexpr size_t kSpareWorkloadsKept = 32;
   // What both Reserve overloads do once the workload's admitted pod sets and usage are set.
   void ChargeReservation(WorkloadId id, CqId cq, TimeMicros now);
   // reservation_key(): the sum of the reserved workloads' Workload::reservation_term, and a count
