@@ -198,7 +198,14 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
                                       const std::string& path, int64_t line, TraceEvent& event,
                                       EventError& error, bool& timed, bool* in_place_declined) {
   // Afresh, but the Workload list keeps its storage: a reader reuses its events line after line,
-  // and most lines are a Workload (one allocation and one free fewer per line).
+  // and most lines are a Workload (one allocation and one free fewer per line). So does the
+  // Workload's spec, which the fast path below writes its next object into: the simulator hands
+  // the storage of an erased workload's spec back in it (WorkloadStore::AddSwapping), and a
+  // Workload line then allocates nothing (engine::ResetForReuse).
+  engine::WorkloadSpec in_place;  // the object, when read in place
+  if (!event.object.workloads.empty()) {
+    in_place = std::move(event.object.workloads.front());
+  }
   std::vector<engine::WorkloadSpec> workloads = std::move(event.object.workloads);
   workloads.clear();
   event = TraceEvent{};
@@ -216,7 +223,6 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
   bool have_type = false;
   bool have_time = false;
   std::string_view object_json;
-  engine::WorkloadSpec in_place;  // the object, when read in place
   bool have_in_place = false;
   for (auto field_result : obj) {
     simdjson::ondemand::field field;

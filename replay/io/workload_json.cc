@@ -164,6 +164,12 @@ bool ResourceList(od::value value, engine::ResourceList& out) {
     if (pos != out.end() && pos->first == name) {
       return false;
     }
+    if (out.empty()) {
+      // Most pods ask for two resources (cpu and memory): one allocation for both instead of
+      // growing from one to two.
+      out.reserve(2);
+      pos = out.begin();
+    }
     out.insert(pos, {std::string(name), amount});
     return true;
   });
@@ -205,13 +211,17 @@ bool Requirements(od::value value, engine::ResourceList& requests, engine::Resou
   });
 }
 
+// `out` may hold containers reset for reuse (engine::ResetForReuse): they are written in place,
+// and the list is truncated to the containers read.
 bool Containers(od::value value, bool init, std::vector<engine::ContainerResources>& out) {
   const size_t limit = CurrentInputLimits().max_containers;
-  return ForEachItem(value, [&](od::value item) {
-    if (out.size() >= limit) {
+  size_t used = 0;
+  const bool read = ForEachItem(value, [&](od::value item) {
+    if (used >= limit) {
       return false;  // the manifest parsers refuse it with the limit's message
     }
-    engine::ContainerResources c;
+    engine::ContainerResources& c = used < out.size() ? out[used] : out.emplace_back();
+    ++used;
     uint32_t seen = 0;
     // A container has many more fields; the slow path reads only these two.
     bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
@@ -227,12 +237,10 @@ bool Containers(od::value value, bool init, std::vector<engine::ContainerResourc
       }
       return true;
     });
-    if (!ok || engine::Find(c.requests, "pods") != nullptr) {
-      return false;  // `pods` is reserved for Kueue
-    }
-    out.push_back(std::move(c));
-    return true;
+    return ok && engine::Find(c.requests, "pods") == nullptr;  // `pods` is reserved for Kueue
   });
+  out.resize(used);
+  return read;
 }
 
 bool MatchExpression(od::value value, engine::NodeSelectorRequirement& req) {
@@ -408,25 +416,29 @@ bool PodSet(od::value value, engine::PodSetSpec& ps) {
   return ok && (seen & 8) != 0 && (!ps.min_count.has_value() || *ps.min_count <= ps.count);
 }
 
+// As Containers: pod sets reset for reuse are written in place, the list truncated.
 bool PodSets(od::value value, std::vector<engine::PodSetSpec>& out) {
   size_t with_min_count = 0;
-  bool ok = ForEachItem(value, [&](od::value item) {
-    if (out.size() == kMaxPodSets) {
+  size_t used = 0;
+  const bool ok = ForEachItem(value, [&](od::value item) {
+    if (used == kMaxPodSets) {
       return false;
     }
-    engine::PodSetSpec& ps = out.emplace_back();
+    engine::PodSetSpec& ps = used < out.size() ? out[used] : out.emplace_back();
+    ++used;
     if (!PodSet(item, ps)) {
       return false;
     }
     with_min_count += ps.min_count.has_value() ? 1 : 0;
-    for (size_t i = 0; i + 1 < out.size(); ++i) {
+    for (size_t i = 0; i + 1 < used; ++i) {
       if (out[i].name == ps.name) {
         return false;
       }
     }
     return true;
   });
-  return ok && !out.empty() && with_min_count <= 1;
+  out.resize(used);
+  return ok && used > 0 && with_min_count <= 1;
 }
 
 // The priority-class fields as written; resolved once apiVersion is known (keys come in any
@@ -611,7 +623,7 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
 
 FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
                                   engine::WorkloadSpec& out) {
-  out = engine::WorkloadSpec{};
+  engine::ResetForReuse(out);  // WorkloadSpec{}, but what `out` holds stays allocated
   uint32_t seen = 0;
   bool v1beta1 = false;
   bool has_namespace = false;
@@ -646,15 +658,17 @@ FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
     return FastParse::kFallback;
   }
   if (!has_namespace) {
-    out.name_space = "default";
+    out.name_space.assign("default");
   }
   if (!engine::IsDns1123Subdomain(out.name) || !engine::IsDns1123Label(out.name_space)) {
     return FastParse::kFallback;
   }
   if (out.uid.empty()) {
-    out.uid = out.name_space + "/" + out.name;
+    out.uid.assign(out.name_space).append("/").append(out.name);
   }
-  out.source = engine::SourceRef{std::string(file_name), 0, 1};
+  out.source.file.assign(file_name);
+  out.source.document = 0;
+  out.source.line = 1;
   return FastParse::kParsed;
 }
 
@@ -665,7 +679,7 @@ bool IsPlainAsciiJson(std::string_view text) {
 FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
                                 simdjson::padded_string_view object_json,
                                 std::string_view file_name, engine::WorkloadSpec& out) {
-  out = engine::WorkloadSpec{};
+  engine::ResetForReuse(out);
   if (!PlainAscii(std::string_view(object_json.data(), object_json.size()))) {
     return FastParse::kFallback;
   }

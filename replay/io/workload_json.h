@@ -44,6 +44,8 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
 // the line is indexed once rather than once more for its object. The caller has checked that
 // the object's bytes are plain ASCII (IsPlainAsciiJson; the whole line will do). On kParsed the
 // object has been read to its end; on kFallback the iteration is left anywhere (parse again).
+// Both write `out` over whatever it held, keeping its storage (engine::ResetForReuse): a reader
+// that passes the same spec line after line allocates only when a line needs more room.
 FastParse ParseWorkloadObjectFast(simdjson::ondemand::object object, std::string_view file_name,
                                   engine::WorkloadSpec& out);
 // True when every byte is printable ASCII and none is a backslash (what the fast path reads).

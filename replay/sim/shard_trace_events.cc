@@ -14,6 +14,17 @@ EventError ShardSimulator::Impl::Reject(EventErrorReason reason, std::string fie
   return e;
 }
 
+namespace {
+
+// SourceRef{}, keeping the file name's storage (a long path is an allocation).
+void ForgetSource(engine::WorkloadSpec& spec) {
+  spec.source.file.clear();
+  spec.source.document = engine::SourceRef{}.document;
+  spec.source.line = engine::SourceRef{}.line;
+}
+
+}  // namespace
+
 bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& error) {
   engine::WorkloadSpec& spec = event.object.workloads[0];
   if (store().Find(event.name)) {
@@ -38,9 +49,12 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   }
   bool active = spec.active;
   // A trace workload is named by its event's file and line (EventError); the source the parser
-  // gave it is the events file for every workload: not kept (a string per live workload).
-  spec.source = {};
-  engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
+  // gave it is the events file for every workload: not kept (a string per live workload). The
+  // string's storage stays with the event, for the reader's next line.
+  ForgetSource(spec);
+  // The event gets the storage of an erased workload's spec back, for the reader to write the next
+  // line's object into: neither side allocates in a steady state (engine::ResetForReuse).
+  engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
     return false;
@@ -172,8 +186,8 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
   Track saved = t;
   queues().Forget(id);
   store().Erase(id);
-  spec.source = {};  // as in ApplyWorkloadAdded
-  engine::StatusOr<WorkloadId> added = store().Add(std::move(spec));
+  ForgetSource(spec);  // as in ApplyWorkloadAdded
+  engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
     TrackOf(id).live = false;

@@ -512,77 +512,127 @@ std::string PodSpec(std::string_view pod, std::string_view podset_extra = "") {
 constexpr std::string_view kCpu1 =
     R"("containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}])";
 
+// Objects of every shape the fast path reads, each with what it shows.
+std::vector<std::pair<std::string, std::string>> EdgeCaseObjects() {
+  return {
+      {"minimal", Wl(PodSpec(kCpu1))},
+      {"no namespace, no uid", Wl(PodSpec(kCpu1), R"("name":"w")")},
+      {"uid, class label, other labels, creationTimestamp",
+       Wl(PodSpec(kCpu1),
+          R"("name":"w","namespace":"ns","uid":"u-1","creationTimestamp":"2024-03-19T21:49:17.25+01:00","labels":{"a":"b","tally.dev/class":"big"})")},
+      {"expected-runtime annotation",
+       Wl(PodSpec(kCpu1),
+          R"("name":"w","annotations":{"x":"y","tally.dev/expected-runtime":"1h30m"})")},
+      {"kubectl metadata",
+       Wl(PodSpec(kCpu1),
+          R"("name":"w","namespace":"ns","resourceVersion":"12","generation":3,"annotations":{"x":"y"},"ownerReferences":[{"kind":"Job","name":"j","controller":true}],"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}],"generateName":"w-")")},
+      {"init containers and sidecars",
+       Wl(PodSpec(
+           R"("initContainers":[{"name":"i","resources":{"requests":{"cpu":"2","memory":"1Gi"}}},{"name":"s","restartPolicy":"Always","resources":{"requests":{"cpu":"500m"}}}],)"
+           R"("containers":[{"name":"c","image":"busybox","command":["sleep","1"],"ports":[{"containerPort":80}],"resources":{"requests":{"cpu":"1"}}}])"))},
+      {"overhead and pod-level resources",
+       Wl(PodSpec(
+           R"("overhead":{"cpu":"250m","memory":"120Mi"},"resources":{"requests":{"cpu":"3"},"limits":{"cpu":"4"}},)"
+           R"("containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}])"))},
+      {"limits only",
+       Wl(PodSpec(
+           R"("containers":[{"name":"c","resources":{"limits":{"cpu":"2","nvidia.com/gpu":"1"},"claims":[{"name":"x"}]}}])"))},
+      {"no resources", Wl(PodSpec(R"("containers":[{"name":"c"}])"))},
+      {"empty containers", Wl(PodSpec(R"("containers":[])"))},
+      {"quantities as numbers",
+       Wl(PodSpec(
+           R"("containers":[{"name":"c","resources":{"requests":{"cpu":0.5,"memory":1e9,"example.com/x":3}}}])"))},
+      {"tolerations",
+       Wl(PodSpec(
+           std::string(kCpu1)
+           + R"(,"tolerations":[{"key":"k","operator":"Equal","value":"v","effect":"NoSchedule"},{"operator":"Exists"},{"key":"g","operator":"Exists","effect":"NoExecute","tolerationSeconds":30}])"))},
+      {"node selector and affinity",
+       Wl(PodSpec(
+           std::string(kCpu1)
+           + R"(,"nodeSelector":{"zone":"a","pool":"gpu"},"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"In","values":["x","y"]},{"key":"b","operator":"Exists"}]},{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}],"matchExpressions":[{"key":"c","operator":"Gt","values":["3"]}]}]},"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]},"podAntiAffinity":{}})"))},
+      {"template metadata, other pod fields, pod priorityClassName",
+       Wl(R"("podSets":[{"name":"main","count":2,"template":{"metadata":{"creationTimestamp":null,"labels":{"a":"b"}},"spec":{"restartPolicy":"Never","schedulerName":"x","priorityClassName":"high",)"
+          R"("containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}])")},
+      {"several pod sets, minCount, topologyRequest",
+       Wl(R"("podSets":[{"name":"driver","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}},)"
+          R"({"name":"workers","count":8,"minCount":2,"topologyRequest":{"required":"rack"},"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"4","memory":"8Gi"}}}]}}}])")},
+      {"count 0, default name and count",
+       Wl(R"("podSets":[{"template":{"spec":{"containers":[]}}},{"name":"b","count":0,"template":{"spec":{"containers":[]}}}])")},
+      {"priorityClassRef kueue",
+       Wl(R"("priority":100,"priorityClassRef":{"group":"kueue.x-k8s.io","kind":"WorkloadPriorityClass","name":"high"},)"
+          + PodSpec(kCpu1))},
+      {"priorityClassRef pod",
+       Wl(R"("priority":-5,"priorityClassRef":{"name":"low","group":"scheduling.k8s.io","kind":"PriorityClass"},)"
+          + PodSpec(kCpu1))},
+      {"v1beta1 priorityClassName + source",
+       Wl(R"("priority":7,"priorityClassName":"p","priorityClassSource":"kueue.x-k8s.io/workloadpriorityclass",)"
+              + PodSpec(kCpu1),
+          R"("name":"w")", "kueue.x-k8s.io/v1beta1")},
+      {"v1beta1 priorityClassName without source",
+       Wl(R"("priority":7,"priorityClassName":"p",)" + PodSpec(kCpu1), R"("name":"w")",
+          "kueue.x-k8s.io/v1beta1")},
+      {"v1beta1 empty source", Wl(R"("priorityClassSource":"",)" + PodSpec(kCpu1), R"("name":"w")",
+                                  "kueue.x-k8s.io/v1beta1")},
+      {"active, maximumExecutionTimeSeconds, priority only",
+       Wl(R"("active":false,"maximumExecutionTimeSeconds":3600,"priority":2147483647,)"
+          + PodSpec(kCpu1))},
+      {"keys in another order",
+       R"({"spec":{"podSets":[{"template":{"spec":{"containers":[{"resources":{"requests":{"cpu":"1"}},"name":"c"}]}},"count":3,"name":"p"}],"queueName":"q"},"metadata":{"namespace":"x","name":"y"},"kind":"Workload","apiVersion":"kueue.x-k8s.io/v1beta2"})"},
+      {"spaced JSON",
+       R"({ "apiVersion" : "kueue.x-k8s.io/v1beta2" , "kind" : "Workload" , "metadata" : { "name" : "w" } , "spec" : { "priority" : 3 , "podSets" : [ { "count" : 2 , "template" : { "spec" : { "containers" : [ { "resources" : { "requests" : { "cpu" : 1.5 } } } ] } } } ] } })"},
+  };
+}
+
 TEST(WorkloadJsonTest, EdgeCasesTakeTheFastPathAndAgree) {
-  const std::vector<std::pair<std::string, std::string>>
-      cases =
-          {
-              {"minimal", Wl(PodSpec(kCpu1))},
-              {"no namespace, no uid", Wl(PodSpec(kCpu1), R"("name":"w")")},
-              {"uid, class label, other labels, creationTimestamp",
-               Wl(PodSpec(kCpu1),
-                  R"("name":"w","namespace":"ns","uid":"u-1","creationTimestamp":"2024-03-19T21:49:17.25+01:00","labels":{"a":"b","tally.dev/class":"big"})")},
-              {"expected-runtime annotation",
-               Wl(PodSpec(kCpu1),
-                  R"("name":"w","annotations":{"x":"y","tally.dev/expected-runtime":"1h30m"})")},
-              {"kubectl metadata",
-               Wl(PodSpec(kCpu1),
-                  R"("name":"w","namespace":"ns","resourceVersion":"12","generation":3,"annotations":{"x":"y"},"ownerReferences":[{"kind":"Job","name":"j","controller":true}],"managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}],"generateName":"w-")")},
-              {"init containers and sidecars",
-               Wl(PodSpec(
-                   R"("initContainers":[{"name":"i","resources":{"requests":{"cpu":"2","memory":"1Gi"}}},{"name":"s","restartPolicy":"Always","resources":{"requests":{"cpu":"500m"}}}],)"
-                   R"("containers":[{"name":"c","image":"busybox","command":["sleep","1"],"ports":[{"containerPort":80}],"resources":{"requests":{"cpu":"1"}}}])"))},
-              {"overhead and pod-level resources",
-               Wl(PodSpec(
-                   R"("overhead":{"cpu":"250m","memory":"120Mi"},"resources":{"requests":{"cpu":"3"},"limits":{"cpu":"4"}},)"
-                   R"("containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}])"))},
-              {"limits only",
-               Wl(PodSpec(
-                   R"("containers":[{"name":"c","resources":{"limits":{"cpu":"2","nvidia.com/gpu":"1"},"claims":[{"name":"x"}]}}])"))},
-              {"no resources", Wl(PodSpec(R"("containers":[{"name":"c"}])"))},
-              {"empty containers", Wl(PodSpec(R"("containers":[])"))},
-              {"quantities as numbers",
-               Wl(PodSpec(
-                   R"("containers":[{"name":"c","resources":{"requests":{"cpu":0.5,"memory":1e9,"example.com/x":3}}}])"))},
-              {"tolerations",
-               Wl(PodSpec(
-                   std::string(kCpu1)
-                   + R"(,"tolerations":[{"key":"k","operator":"Equal","value":"v","effect":"NoSchedule"},{"operator":"Exists"},{"key":"g","operator":"Exists","effect":"NoExecute","tolerationSeconds":30}])"))},
-              {"node selector and affinity", Wl(PodSpec(
-                                                 std::string(kCpu1) + R"(,"nodeSelector":{"zone":"a","pool":"gpu"},"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"a","operator":"In","values":["x","y"]},{"key":"b","operator":"Exists"}]},{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}],"matchExpressions":[{"key":"c","operator":"Gt","values":["3"]}]}]},"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]},"podAntiAffinity":{}})"))},
-              {"template metadata, other pod fields, pod priorityClassName",
-               Wl(R"("podSets":[{"name":"main","count":2,"template":{"metadata":{"creationTimestamp":null,"labels":{"a":"b"}},"spec":{"restartPolicy":"Never","schedulerName":"x","priorityClassName":"high",)"
-                  R"("containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}}])")},
-              {"several pod sets, minCount, topologyRequest",
-               Wl(R"("podSets":[{"name":"driver","count":1,"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}},)"
-                  R"({"name":"workers","count":8,"minCount":2,"topologyRequest":{"required":"rack"},"template":{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"4","memory":"8Gi"}}}]}}}])")},
-              {"count 0, default name and count",
-               Wl(R"("podSets":[{"template":{"spec":{"containers":[]}}},{"name":"b","count":0,"template":{"spec":{"containers":[]}}}])")},
-              {"priorityClassRef kueue",
-               Wl(R"("priority":100,"priorityClassRef":{"group":"kueue.x-k8s.io","kind":"WorkloadPriorityClass","name":"high"},)"
-                  + PodSpec(kCpu1))},
-              {"priorityClassRef pod",
-               Wl(R"("priority":-5,"priorityClassRef":{"name":"low","group":"scheduling.k8s.io","kind":"PriorityClass"},)"
-                  + PodSpec(kCpu1))},
-              {"v1beta1 priorityClassName + source",
-               Wl(R"("priority":7,"priorityClassName":"p","priorityClassSource":"kueue.x-k8s.io/workloadpriorityclass",)"
-                      + PodSpec(kCpu1),
-                  R"("name":"w")", "kueue.x-k8s.io/v1beta1")},
-              {"v1beta1 priorityClassName without source",
-               Wl(R"("priority":7,"priorityClassName":"p",)" + PodSpec(kCpu1), R"("name":"w")",
-                  "kueue.x-k8s.io/v1beta1")},
-              {"v1beta1 empty source", Wl(R"("priorityClassSource":"",)" + PodSpec(kCpu1),
-                                          R"("name":"w")", "kueue.x-k8s.io/v1beta1")},
-              {"active, maximumExecutionTimeSeconds, priority only",
-               Wl(R"("active":false,"maximumExecutionTimeSeconds":3600,"priority":2147483647,)"
-                  + PodSpec(kCpu1))},
-              {"keys in another order",
-               R"({"spec":{"podSets":[{"template":{"spec":{"containers":[{"resources":{"requests":{"cpu":"1"}},"name":"c"}]}},"count":3,"name":"p"}],"queueName":"q"},"metadata":{"namespace":"x","name":"y"},"kind":"Workload","apiVersion":"kueue.x-k8s.io/v1beta2"})"},
-              {"spaced JSON",
-               R"({ "apiVersion" : "kueue.x-k8s.io/v1beta2" , "kind" : "Workload" , "metadata" : { "name" : "w" } , "spec" : { "priority" : 3 , "podSets" : [ { "count" : 2 , "template" : { "spec" : { "containers" : [ { "resources" : { "requests" : { "cpu" : 1.5 } } } ] } } } ] } })"},
-          };
-  for (const auto& [what, json] : cases) {
+  for (const auto& [what, json] : EdgeCaseObjects()) {
     ExpectParsed(json, what);
   }
+}
+
+// The fast path writes over the spec it is given, keeping its storage (engine::ResetForReuse):
+// a reader passes the same spec line after line. Whatever the spec held before (any other
+// object, one the fast path declined halfway, a spec reset for reuse), the result is the one a
+// fresh spec gets.
+TEST(WorkloadJsonTest, ASpecReadOverAnotherReadsAsAFreshOne) {
+  std::vector<std::pair<std::string, std::string>> objects = EdgeCaseObjects();
+  objects.emplace_back("declined late: bad uid after pod sets",
+                       Wl(PodSpec(kCpu1), R"("name":"w","uid":7)"));
+  objects.emplace_back(
+      "declined in the second pod set",
+      Wl(R"("podSets":[{"name":"a","count":2,"template":{"spec":{)" + std::string(kCpu1)
+         + R"(}}},{"name":"b","template":{"spec":{"containers":7}}}])"));
+  SyntheticOptions o;
+  o.workloads = 12;
+  o.seed = 11;
+  o.flavors = 2;
+  o.resources = 3;
+  std::string manifests;
+  std::string events;
+  GenerateSynthetic(o, &manifests, [&events](std::string_view chunk) { events.append(chunk); });
+  for (const std::string& object : EventObjects(events, 1)) {
+    objects.emplace_back("synthetic", object);
+  }
+  simdjson::ondemand::parser parser;
+  int compared = 0;
+  for (const auto& [first_what, first] : objects) {
+    for (const auto& [what, json] : objects) {
+      const simdjson::padded_string first_padded(first);
+      const simdjson::padded_string padded(json);
+      engine::WorkloadSpec reused;
+      (void)ParseWorkloadJsonFast(parser, first_padded, kFile, reused);
+      const FastParse over = ParseWorkloadJsonFast(parser, padded, kFile, reused);
+      engine::WorkloadSpec fresh;
+      const FastParse alone = ParseWorkloadJsonFast(parser, padded, kFile, fresh);
+      const std::string label = first_what + " then " + what;
+      ASSERT_EQ(over, alone) << label;
+      if (alone == FastParse::kParsed) {
+        const std::vector<std::string> diffs = Diff(reused, fresh);
+        EXPECT_TRUE(diffs.empty()) << label << ": first difference: " << diffs.front();
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 500);
 }
 
 TEST(WorkloadJsonTest, InvalidObjectsFallBack) {
@@ -842,6 +892,44 @@ TEST(WorkloadJsonTest, EventLinesReadTheirObjectInPlaceAsTheGeneralPathDoes) {
     }
   }
   EXPECT_GT(in_place_events, 80);
+}
+
+// A reader passes the same event line after line, and the simulator hands the storage of an
+// erased workload's spec back in it (WorkloadStore::AddSwapping): the next line is read into
+// that storage. Every line reads as it does into a fresh event, whatever the event held: the
+// object of the line before (with more pod sets, other fields), an error, another kind.
+TEST(WorkloadJsonTest, AnEventReadOverAnotherReadsAsAFreshOne) {
+  std::vector<std::string> objects;
+  for (const auto& [what, json] : EdgeCaseObjects()) {
+    objects.push_back(json);
+  }
+  objects.push_back(Wl(PodSpec(kCpu1), R"("name":"Bad_Name")"));
+  objects.push_back(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue",)"
+                    R"("metadata":{"name":"cq"},"spec":{}})");
+  const std::string time = R"("time":"2026-01-01T00:00:05Z")";
+  std::vector<std::string> lines;
+  for (const std::string& object : objects) {
+    lines.push_back(R"({"type":"ADDED",)" + time + R"(,"runtime":"1m","object":)" + object + "}");
+    lines.push_back(R"({"type":"DELETED",)" + time + R"(,"object":)" + object + "}");
+  }
+  lines.push_back("not json");
+  EventLineParser parser;
+  LineReading reused;
+  int workloads = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < lines.size(); ++i) {
+      // The second pass reads them in the other order: every line after every kind of state.
+      const std::string& line = lines[pass == 0 ? i : lines.size() - 1 - i];
+      std::string padded(line);
+      padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
+      reused.error = EventError{};
+      reused.result = parser.Parse(padded.data(), line.size(), padded.size(), std::string(kFile), 3,
+                                   reused.event, reused.error, reused.timed);
+      ExpectSameReading(reused, ReadLine(line), line);
+      workloads += reused.result == ReadResult::kEvent && !reused.event.object.workloads.empty();
+    }
+  }
+  EXPECT_GT(workloads, 40);
 }
 
 // The fast path's gate: every byte printable ASCII and no backslash. Checked against the byte rule
