@@ -164,12 +164,6 @@ bool ResourceList(od::value value, engine::ResourceList& out) {
     if (pos != out.end() && pos->first == name) {
       return false;
     }
-    if (out.empty()) {
-      // Most pods ask for two resources (cpu and memory): one allocation for both instead of
-      // growing from one to two.
-      out.reserve(2);
-      pos = out.begin();
-    }
     out.insert(pos, {std::string(name), amount});
     return true;
   });
