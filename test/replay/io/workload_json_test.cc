@@ -512,6 +512,19 @@ std::string PodSpec(std::string_view pod, std::string_view podset_extra = "") {
 constexpr std::string_view kCpu1 =
     R"("containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}])";
 
+// The Workload objects of a small synthetic trace (2 flavors, 3 resources).
+std::vector<std::string> SyntheticObjects(int64_t workloads, uint64_t seed) {
+  SyntheticOptions o;
+  o.workloads = workloads;
+  o.seed = seed;
+  o.flavors = 2;
+  o.resources = 3;
+  std::string manifests;
+  std::string events;
+  GenerateSynthetic(o, &manifests, [&events](std::string_view chunk) { events.append(chunk); });
+  return EventObjects(events, 1);
+}
+
 // Objects of every shape the fast path reads, each with what it shows.
 std::vector<std::pair<std::string, std::string>> EdgeCaseObjects() {
   return {
@@ -601,15 +614,7 @@ TEST(WorkloadJsonTest, ASpecReadOverAnotherReadsAsAFreshOne) {
       "declined in the second pod set",
       Wl(R"("podSets":[{"name":"a","count":2,"template":{"spec":{)" + std::string(kCpu1)
          + R"(}}},{"name":"b","template":{"spec":{"containers":7}}}])"));
-  SyntheticOptions o;
-  o.workloads = 12;
-  o.seed = 11;
-  o.flavors = 2;
-  o.resources = 3;
-  std::string manifests;
-  std::string events;
-  GenerateSynthetic(o, &manifests, [&events](std::string_view chunk) { events.append(chunk); });
-  for (const std::string& object : EventObjects(events, 1)) {
+  for (const std::string& object : SyntheticObjects(12, 11)) {
     objects.emplace_back("synthetic", object);
   }
   simdjson::ondemand::parser parser;
@@ -851,15 +856,7 @@ TEST(WorkloadJsonTest, EventLinesReadTheirObjectInPlaceAsTheGeneralPathDoes) {
                          R"("metadata":{"name":"cq"},"spec":{}})"},
       {"not an object", R"([1,2])"},
   };
-  SyntheticOptions o;
-  o.workloads = 40;
-  o.seed = 7;
-  o.flavors = 2;
-  o.resources = 3;
-  std::string manifests;
-  std::string events;
-  GenerateSynthetic(o, &manifests, [&events](std::string_view chunk) { events.append(chunk); });
-  for (const std::string& object : EventObjects(events, 1)) {
+  for (const std::string& object : SyntheticObjects(40, 7)) {
     objects.emplace_back("synthetic", object);
   }
   ASSERT_GT(objects.size(), 40u);
