@@ -97,6 +97,7 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
   // The declared slots change only with the configuration (every change bumps its version): the
   // comparison runs once per version, not on every admission and release.
   const uint64_t version = state_.cluster->config_version();
+  bool changed = false;  // a slot's usage or nominal, or the slots themselves
   if (acc.slots_version != version
       && (acc.slots.size() != declared.size()
           || !std::equal(declared.begin(), declared.end(), acc.slots.begin(),
@@ -112,6 +113,7 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
       rebuilt.push_back(a);
     }
     acc.slots = std::move(rebuilt);
+    changed = true;
   }
   acc.slots_version = version;
   for (Accum& a : acc.slots) {
@@ -127,7 +129,9 @@ void ReplayStats::SyncSlots(CqId cq, CqAccum& acc, TimeMicros now) {
     a.usage = usage;
     a.nominal = nominal;
     a.peak = std::max(a.peak, a.usage);
+    changed = true;
   }
+  acc.utilisation_stale = acc.utilisation_stale || changed;
   if (!acc.counted) {
     Count(acc, 1);
   }
@@ -226,6 +230,9 @@ void ReplayStats::RecordSample() {
       }
     }
   }
+  if (cqs_.size() < cluster.num_cluster_queues()) {
+    cqs_.resize(cluster.num_cluster_queues());  // what Cq() would do, once per sample
+  }
   for (uint32_t i : sampled_) {
     CqId cq = engine::MakeId<CqId>(i);
     std::vector<SamplePoint>& s = series_[i];
@@ -233,18 +240,22 @@ void ReplayStats::RecordSample() {
     if (s.size() != index) [[unlikely]] {  // a ClusterQueue (re)created since the last sample
       PadSeries(s, index);
     }
-    CqAccum& acc = Cq(cq);
-    double util = 0;
-    for (const Accum& a : acc.slots) {
-      // A slot without usage adds 0 / nominal = +0.0, which never raises the maximum: no
-      // division for it (most of a ClusterQueue's slots, one flavor of several being in use).
-      if (a.nominal > 0 && a.usage != 0) {
-        util = std::max(util, static_cast<double>(a.usage) / static_cast<double>(a.nominal));
+    CqAccum& acc = cqs_[i];
+    if (acc.utilisation_stale) {
+      double util = 0;
+      for (const Accum& a : acc.slots) {
+        // A slot without usage adds 0 / nominal = +0.0, which never raises the maximum: no
+        // division for it (most of a ClusterQueue's slots, one flavor of several being in use).
+        if (a.nominal > 0 && a.usage != 0) {
+          util = std::max(util, static_cast<double>(a.usage) / static_cast<double>(a.nominal));
+        }
       }
+      acc.utilisation = util;
+      acc.utilisation_stale = false;
     }
     s.push_back(SamplePoint{
         static_cast<float>(state_.queues->PendingCount(cq)),
-        static_cast<float>(state_.store->Admitted(cq).size()), static_cast<float>(util),
+        static_cast<float>(state_.store->Admitted(cq).size()), static_cast<float>(acc.utilisation),
         acc.window_waits == 0
             ? nan
             : static_cast<float>(acc.window_wait_sum / static_cast<double>(acc.window_waits))});

@@ -24,10 +24,11 @@ using testing::Outcome;
 using testing::WorkloadJson;
 
 // A ClusterQueue without a cohort: its own shard.
-std::string ClusterQueueJson(const std::string& name) {
+std::string ClusterQueueJson(const std::string& name, const std::string& cpu = "4") {
   return R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")"
          + name
-         + R"("},"spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":"4"}]}]}]}})";
+         + R"("},"spec":{"namespaceSelector":{},"resourceGroups":[{"coveredResources":["cpu"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":")"
+         + cpu + R"("}]}]}]}})";
 }
 
 const CqSeries* Find(const ReplayReport& r, const std::string& name) {
@@ -77,6 +78,50 @@ TEST(CqSeriesTest, AClusterQueueCreatedMidTraceIsPaddedToEverySample) {
       // before that instant's events).
       EXPECT_EQ(std::isnan(late->running[i]), r.sample_times[i] <= 30);
       EXPECT_EQ(std::isnan(late->utilisation[i]), r.sample_times[i] <= 30);
+    }
+  }
+}
+
+// The utilisation series is the busiest slot's usage / nominal at each sample. A sample walks the
+// slots again only when one changed since the last sample (ReplayStats::CqAccum's
+// utilisation_stale): an admission and a finish change the usage, a quota edit only the nominal,
+// and each must show in the next samples.
+TEST(CqSeriesTest, UtilisationFollowsAdmissionsFinishesAndQuotaEdits) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    Outcome o = ReplayOn(threads, {
+                                      Added(0, WorkloadJson("a", "2"), "1m"),    // 2 of 4, 0-60 s
+                                      Added(120, WorkloadJson("b", "2"), "3m"),  // 120-300 s
+                                      Event("MODIFIED", 180, ClusterQueueJson("cq", "8")),
+                                  });
+    ASSERT_TRUE(o.completed);
+    const ReplayReport& r = o.report;
+    const CqSeries* cq = Find(r, "cq");
+    ASSERT_NE(cq, nullptr);
+    ASSERT_EQ(cq->utilisation.size(), r.sample_times.size());
+    // Away from the instants where something happens (a sample at an instant comes before that
+    // instant's events): the value each stretch must have, and how many samples checked it.
+    struct Stretch {
+      double from;
+      double to;
+      float utilisation;
+      int samples = 0;
+    };
+    std::vector<Stretch> stretches = {
+        {5, 55, 0.5F}, {65, 115, 0.0F}, {125, 175, 0.5F}, {185, 295, 0.25F}};
+    for (size_t i = 0; i < r.sample_times.size(); ++i) {
+      const double t = r.sample_times[i];
+      for (Stretch& s : stretches) {
+        if (t >= s.from && t <= s.to) {
+          SCOPED_TRACE(t);
+          EXPECT_EQ(cq->utilisation[i], s.utilisation);
+          ++s.samples;
+        }
+      }
+    }
+    for (const Stretch& s : stretches) {
+      SCOPED_TRACE(s.from);
+      EXPECT_GT(s.samples, 0);
     }
   }
 }
