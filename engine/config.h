@@ -42,6 +42,7 @@ struct Toleration {
   std::string op = "Equal";  // Equal | Exists (Lt | Gt accepted as Kubernetes does)
   std::string value;
   std::string effect;  // empty = all effects
+  bool operator==(const Toleration&) const = default;
 };
 
 struct ResourceFlavorSpec {

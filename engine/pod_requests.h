@@ -36,6 +36,7 @@ struct ContainerResources {
   ResourceList requests;
   ResourceList limits;
   bool restartable_sidecar = false;  // an init container with restartPolicy: Always
+  bool operator==(const ContainerResources&) const = default;
 };
 
 struct PodResources {
@@ -44,6 +45,7 @@ struct PodResources {
   ResourceList overhead;
   ResourceList pod_requests;  // spec.resources.requests (pod-level resources)
   ResourceList pod_limits;
+  bool operator==(const PodResources&) const = default;
 };
 
 // §3.1 step 3 + §3.2: the exact per-pod request.

@@ -109,6 +109,8 @@ struct DecimalQuantity {
   bool sticky = false;
 
   bool IsZero() const { return mantissa == 0 && !sticky; }
+  // The same representation: "1" and "1000m" differ here (CompareDecimal says they are equal).
+  bool operator==(const DecimalQuantity&) const = default;
 };
 
 // Parses a Kubernetes quantity string: [+-] digits [. digits] [suffix], suffix one of

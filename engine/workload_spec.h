@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/cow_vector.h"
 #include "engine/config.h"
 #include "engine/pod_requests.h"
 
@@ -26,9 +27,11 @@ struct NodeSelectorRequirement {
   std::string key;
   std::string op;  // In | NotIn | Exists | DoesNotExist | Gt | Lt
   std::vector<std::string> values;
+  bool operator==(const NodeSelectorRequirement&) const = default;
 };
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
+  bool operator==(const NodeSelectorTerm&) const = default;
 };
 
 struct PodSetSpec {
@@ -42,7 +45,15 @@ struct PodSetSpec {
   std::vector<NodeSelectorTerm> required_affinity;
   std::vector<Toleration> tolerations;
   std::string priority_class_name;  // template spec.priorityClassName (pod PriorityClass)
+
+  // Field by field, quantities by representation (DecimalQuantity::operator==): what the
+  // WorkloadStore's pool of pod-set lists (engine/pod_set_pool.h) shares by.
+  bool operator==(const PodSetSpec&) const = default;
 };
+
+// A Workload's pod sets. Copies share one list until written to (engine/base/cow_vector.h): a
+// WorkloadStore keeps one list per distinct content (engine/pod_set_pool.h).
+using PodSetList = CowVector<PodSetSpec>;
 
 // status.admission.podSetAssignments[i].
 struct PodSetAssignmentSpec {
@@ -110,7 +121,7 @@ struct WorkloadSpec {
   PriorityClassKind priority_class_kind = PriorityClassKind::kNone;
   bool active = true;  // spec.active
   std::optional<int64_t> maximum_execution_time_seconds;
-  std::vector<PodSetSpec> pod_sets;
+  PodSetList pod_sets;
 
   // status
   std::optional<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged

@@ -181,20 +181,27 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
   if (by_key_.Find(key).has_value()) {
     return InvalidArgument(fmt::format("duplicate Workload {}", key));
   }
-  // Intern every requested resource name first, so that requests carry dense ids. The canonical
-  // requests are kept for BuildRequests (computed once per Add).
-  if (canonical_scratch_.size() < spec.pod_sets.size()) {
-    canonical_scratch_.resize(spec.pod_sets.size());
-  }
-  const std::span<const std::vector<CanonicalAmount>> canonical(canonical_scratch_.data(),
-                                                                spec.pod_sets.size());
-  for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
-    PerPodCanonicalInto(spec.pod_sets[i].resources, cluster_.resources_config(), requests_scratch_,
-                        canonical_scratch_[i]);
-    for (const CanonicalAmount& a : canonical_scratch_[i]) {
-      cluster_.InternResource(a.resource);
+  // The stored spec will share the pool's list equal to `spec`'s (engine/pod_set_pool.h);
+  // `spec`'s own list goes back to the caller with the rest of the storage (left empty when the
+  // pool took it).
+  PodSetList own_pod_sets = std::move(spec.pod_sets);
+  spec.pod_sets = PodSetList{};
+  PodSetPool::Entry& pooled = pod_set_pool_.Intern(own_pod_sets);
+  // The canonical requests, kept for BuildRequests: worked out once per pooled list and
+  // configuration, each requested resource name interned then, so that requests carry dense ids.
+  if (pooled.canonical_version != cluster_.config_version()) {
+    const PodSetList& pod_sets = pooled.list;
+    pooled.canonical.resize(pod_sets.size());
+    for (size_t i = 0; i < pod_sets.size(); ++i) {
+      PerPodCanonicalInto(pod_sets[i].resources, cluster_.resources_config(), requests_scratch_,
+                          pooled.canonical[i]);
+      for (const CanonicalAmount& a : pooled.canonical[i]) {
+        cluster_.InternResource(a.resource);
+      }
     }
+    pooled.canonical_version = cluster_.config_version();
   }
+  const std::span<const std::vector<CanonicalAmount>> canonical(pooled.canonical);
   WorkloadId id;
   if (free_ids_.empty()) {
     id = MakeId<WorkloadId>(static_cast<uint32_t>(workloads_.size()));
@@ -213,16 +220,18 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
     stored->spec = std::move(spec);
     spec = WorkloadSpec{};
   } else {
-    stored = std::move(spare_workloads_.back());  // reset by Erase
+    stored = std::move(spare_workloads_.back());  // reset by Erase, its pod sets let go
     spare_workloads_.pop_back();
     std::swap(stored->spec, spec);
   }
+  stored->spec.pod_sets = pooled.list;
+  spec.pod_sets = std::move(own_pod_sets);
   const WorkloadSpec& s = stored->spec;
   Workload* w = &stored->workload;
   w->id = id;
   w->key.assign(key);
   w->spec = &s;
-  w->invalid_resources = !ValidateResources(s).empty();
+  w->invalid_resources = pooled.invalid_resources;
   w->priority = ResolvePriority(s);
   w->creation_time = s.creation_time;
   w->queue_order_time = s.creation_time;
@@ -558,7 +567,8 @@ void WorkloadStore::Erase(WorkloadId id) {
   by_key_.Erase(Get(id).key);
   std::unique_ptr<StoredWorkload> gone = std::move(workloads_[Index(id)]);
   if (spare_workloads_.size() < kSpareWorkloadsKept) {
-    ResetKeepingStorage(gone->workload);  // the spec is reset by whoever writes it next
+    ResetKeepingStorage(gone->workload);  // the spec is reset by whoever writes it next,
+    gone->spec.pod_sets = PodSetList{};   // but its pod sets are the pool's: let go now
     spare_workloads_.push_back(std::move(gone));
   }
   free_ids_.push_back(id);

@@ -23,6 +23,7 @@
 #include "engine/base/status.h"
 #include "engine/base/string_map.h"
 #include "engine/cluster.h"
+#include "engine/pod_set_pool.h"
 #include "engine/workload.h"
 #include "engine/workload_key_index.h"
 
@@ -98,6 +99,9 @@ class WorkloadStore {
   // One past the largest id handed out (erased ids included): the size of id-indexed arrays.
   uint32_t size() const { return static_cast<uint32_t>(workloads_.size()); }
   uint32_t live() const { return live_; }
+  // Distinct pod-set lists the stored specs share (engine/pod_set_pool.h), and some no longer
+  // used that the next sweep drops.
+  size_t pooled_pod_set_lists() const { return pod_set_pool_.size(); }
 
   // Reserved workloads already being evicted (Evicted=True in their status): preemption orders
   // them first (§7.2) and counts them as done.
@@ -147,12 +151,13 @@ class WorkloadStore {
   // Admitted pod sets of released reservations, their vectors' storage kept for the next
   // Reserve(..., fill, ...); at most kSparePodSetsKept (a mass release does not hold memory).
   std::vector<AdmittedPodSet> spare_pod_sets_;
-  // Add's per-pod canonical requests (one list per pod set, the first pod-set-count in use) and
-  // the per-pod list they are computed from: kept from one Add to the next, so that adding a
-  // workload allocates only what it keeps.
-  std::vector<std::vector<CanonicalAmount>> canonical_scratch_;
+  // The per-pod list Add computes a pooled list's canonical requests from (PodSetPool::Entry):
+  // kept from one Add to the next.
   ResourceList requests_scratch_;
   std::string key_scratch_;  // Add's "namespace/name", before it knows the name is new
+  // The stored specs' pod-set lists, each distinct one once, with their canonical requests
+  // (engine/pod_set_pool.h).
+  PodSetPool pod_set_pool_;
   static constexpr size_t kSparePodSetsKept = 64;
   // Erased workloads' blocks, their Workload reset with its storage kept (the pod set requests,
   // admission, usage, scan state and key) and their spec as it was (AddSwapping hands it out for

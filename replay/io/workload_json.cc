@@ -469,7 +469,7 @@ bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf) {
   uint32_t seen = 0;
   return ForEachField(value, [&](std::string_view key, od::value field) {
     if (key == "podSets") {
-      return Once(seen, 1) && PodSets(field, wl.pod_sets);
+      return Once(seen, 1) && PodSets(field, wl.pod_sets.Mutable());
     }
     if (key == "queueName") {
       return Once(seen, 2) && String(field, wl.queue_name)

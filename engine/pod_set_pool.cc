@@ -1,0 +1,80 @@
+#include "engine/pod_set_pool.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace engine {
+namespace {
+
+// One multiply and a rotation per word: the hash only spreads the lists over buckets, equality
+// decides. It reads what tells a trace's lists apart (counts and quantities), not the strings.
+uint64_t Combine(uint64_t seed, uint64_t value) {
+  const uint64_t mixed = (seed ^ value) * 0x9e3779b97f4a7c15ULL;
+  return (mixed << 29) | (mixed >> 35);
+}
+
+uint64_t HashList(uint64_t h, const ResourceList& list) {
+  h = Combine(h, list.size());
+  for (const auto& entry : list) {
+    const DecimalQuantity& q = entry.second;
+    h = Combine(h, static_cast<uint64_t>(q.mantissa) ^ static_cast<uint64_t>(q.mantissa >> 64));
+    h = Combine(h, static_cast<uint64_t>(static_cast<uint32_t>(q.exponent)) << 2
+                       | (q.negative ? 2U : 0U) | (q.sticky ? 1U : 0U));
+  }
+  return h;
+}
+
+uint64_t HashContainers(uint64_t h, const std::vector<ContainerResources>& containers) {
+  h = Combine(h, containers.size());
+  for (const ContainerResources& c : containers) {
+    h = HashList(HashList(h, c.requests), c.limits);
+  }
+  return h;
+}
+
+}  // namespace
+
+uint64_t HashPodSets(const std::vector<PodSetSpec>& pod_sets) {
+  uint64_t h = pod_sets.size();
+  for (const PodSetSpec& ps : pod_sets) {
+    h = Combine(h, static_cast<uint64_t>(static_cast<uint32_t>(ps.count)) << 32
+                       | (ps.min_count ? static_cast<uint32_t>(*ps.min_count) + 1U : 0U));
+    h = HashContainers(h, ps.resources.containers);
+    if (!ps.resources.init_containers.empty()) {
+      h = HashContainers(h, ps.resources.init_containers);
+    }
+  }
+  return h;
+}
+
+PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
+  if (list.empty()) {
+    return no_pod_sets_;  // nothing to share; no pod set, no invalid request
+  }
+  const uint64_t hash = HashPodSets(list);
+  auto [first, last] = lists_.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    if (it->second.list == list) {
+      return it->second;
+    }
+  }
+  if (lists_.size() >= sweep_at_) {
+    Sweep();
+  }
+  Entry entry;
+  entry.list = std::move(list);
+  list = PodSetList{};
+  WorkloadSpec only_pod_sets;
+  only_pod_sets.pod_sets = entry.list;
+  entry.invalid_resources = !ValidateResources(only_pod_sets).empty();
+  return lists_.emplace(hash, std::move(entry))->second;
+}
+
+void PodSetPool::Sweep() {
+  for (auto it = lists_.begin(); it != lists_.end();) {
+    it = it->second.list.use_count() <= 1 ? lists_.erase(it) : std::next(it);
+  }
+  sweep_at_ = std::max(kMinSweep, 2 * lists_.size());
+}
+
+}  // namespace engine

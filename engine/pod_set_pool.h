@@ -1,0 +1,66 @@
+// File: engine/pod_set_pool.h
+//
+// One WorkloadStore's distinct pod-set lists (WorkloadSpec::pod_sets), each kept once and shared
+// by every stored Workload whose list is equal to it (PodSetSpec::operator==: names, counts,
+// containers and their quantities as written, selectors, affinity, tolerations).
+//
+// Why: a live Workload's pod sets were about 450 of its 1,800 bytes (a PodSetSpec of 296 bytes,
+// its container list and each container's request list; docs/replay.md, the memory model), and
+// a trace repeats a few lists over and over: 3 distinct lists in the 50,000 Workloads of Kueue's
+// large-scale perf config, 5 in the 100,000 of the 16-tree synthetic trace. A stored Workload
+// now holds a reference (16 bytes) to the pooled list, and Workload::pod_sets[i].spec points
+// into it. Pooled lists are never written to: the store does not change a stored spec's pod sets.
+//
+// What the list alone decides is worked out once per list: whether a request exceeds its limit
+// (ValidateResources, Kueue's Misconfigured), and, while the cluster's configuration stays the
+// same, each pod set's canonical per-pod requests (the store's §3 pipeline; WorkloadStore::Add).
+//
+// Memory: a list stays pooled while a stored spec shares it; lists nobody else holds are dropped
+// when the pool has doubled since its last sweep (at most twice the lists in use, plus
+// kMinSweep).
+//
+// Thread safety: none; owned by one WorkloadStore.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "engine/pod_requests.h"
+#include "engine/workload_spec.h"
+
+namespace engine {
+
+class PodSetPool {
+ public:
+  struct Entry {
+    PodSetList list;
+    bool invalid_resources = false;  // !ValidateResources(a spec with this list).empty()
+    // PerPodCanonical of each pod set, computed by the store under the cluster's
+    // Cluster::config_version() `canonical_version` (the resources configuration may change).
+    std::vector<std::vector<CanonicalAmount>> canonical;
+    uint64_t canonical_version = kNoVersion;
+  };
+  static constexpr uint64_t kNoVersion = ~uint64_t{0};
+
+  // The pooled entry whose list is equal to `list`. On a miss `list` itself is pooled (moved
+  // from: left empty); on a hit it is left as it was, for its owner to reuse. An empty list gets
+  // an entry of its own that is never pooled. The reference is valid until the next Intern.
+  Entry& Intern(PodSetList& list);
+
+  size_t size() const { return lists_.size(); }
+  static constexpr size_t kMinSweep = 64;
+
+ private:
+  // Drops the lists only the pool holds.
+  void Sweep();
+
+  std::unordered_multimap<uint64_t, Entry> lists_;  // by HashPodSets
+  size_t sweep_at_ = kMinSweep;
+  Entry no_pod_sets_;
+};
+
+// A hash of some of what PodSetSpec::operator== compares (counts and quantities; not the names):
+// equal lists hash equal.
+uint64_t HashPodSets(const std::vector<PodSetSpec>& pod_sets);
+
+}  // namespace engine

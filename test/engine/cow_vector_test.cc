@@ -1,0 +1,102 @@
+// engine::CowVector (engine/base/cow_vector.h): copies share one buffer until one is written to.
+#include "engine/base/cow_vector.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace engine {
+namespace {
+
+using Strings = CowVector<std::string>;
+
+TEST(CowVectorTest, ACopySharesUntilEitherSideWrites) {
+  Strings a{"x", "y"};
+  Strings b = a;
+  EXPECT_TRUE(a.SharesWith(b));
+  EXPECT_EQ(a.use_count(), 2);
+  const Strings& read = b;
+  EXPECT_EQ(read[1], "y");
+  EXPECT_TRUE(a.SharesWith(b)) << "a read through a const reference does not copy";
+
+  b[0] = "changed";  // non-const access: b takes its own copy first
+  EXPECT_FALSE(a.SharesWith(b));
+  EXPECT_EQ(a[0], "x");
+  EXPECT_EQ(b[0], "changed");
+  EXPECT_EQ(a.use_count(), 1);
+  EXPECT_EQ(b.use_count(), 1);
+}
+
+TEST(CowVectorTest, WritingTheOnlyOwnerKeepsItsBuffer) {
+  Strings a{"x", "y"};
+  const std::string* before = a.data();
+  a[0] = "changed";
+  EXPECT_EQ(a.data(), before) << "the only owner writes in place";
+  a.clear();
+  a.emplace_back("w");
+  EXPECT_EQ(a.data(), before) << "clear keeps an owned buffer's storage";
+  EXPECT_EQ(a.size(), 1u);
+}
+
+TEST(CowVectorTest, ClearOnASharedBufferLetsGoWithoutTouchingTheOtherCopy) {
+  Strings a{"x", "y"};
+  Strings b = a;
+  b.clear();
+  EXPECT_TRUE(b.empty());
+  EXPECT_EQ(b.use_count(), 0) << "let go, not copied";
+  EXPECT_EQ(a.size(), 2u);
+  EXPECT_EQ(a.use_count(), 1);
+}
+
+TEST(CowVectorTest, EraseAndBackOnASharedBufferWriteOnlyTheirOwnCopy) {
+  Strings a{"x", "y", "z"};
+  Strings b = a;
+  const Strings& shared = b;
+  b.erase(shared.begin() + 1);  // an iterator into the shared buffer
+  EXPECT_EQ(b.view(), (std::vector<std::string>{"x", "z"}));
+  EXPECT_EQ(a.view(), (std::vector<std::string>{"x", "y", "z"}));
+  Strings c = a;
+  c.back() = "last";
+  EXPECT_EQ(a.back(), "z");
+  EXPECT_EQ(c.back(), "last");
+}
+
+TEST(CowVectorTest, AnEmptyListAllocatesNothingToBeReadOrIterated) {
+  Strings empty;
+  EXPECT_EQ(empty.use_count(), 0);
+  int seen = 0;
+  for (std::string& s : empty) {  // non-const iteration of nothing
+    s.clear();
+    ++seen;
+  }
+  EXPECT_EQ(seen, 0);
+  EXPECT_EQ(empty.use_count(), 0);
+  EXPECT_TRUE(empty.view().empty());
+  const std::vector<std::string>& as_vector = empty;
+  EXPECT_TRUE(as_vector.empty());
+}
+
+TEST(CowVectorTest, EqualityComparesContentNotBuffers) {
+  Strings a{"x"};
+  Strings b{"x"};
+  const Strings& same = a;
+  EXPECT_FALSE(a.SharesWith(b));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, same);
+  b.push_back("y");
+  EXPECT_FALSE(a == b);
+  EXPECT_EQ(Strings{}, Strings(std::vector<std::string>{}));
+}
+
+TEST(CowVectorTest, AMovedFromListIsEmptyAndTheBufferMovesWithIt) {
+  Strings a{"x"};
+  const std::string* buffer = a.data();
+  Strings b = std::move(a);
+  EXPECT_EQ(b.data(), buffer);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the documented moved-from state
+}
+
+}  // namespace
+}  // namespace engine

@@ -1,0 +1,175 @@
+// engine::PodSetPool (engine/pod_set_pool.h) inside a WorkloadStore: stored Workloads with equal
+// pod-set lists share one, what the list decides (Misconfigured) is worked out once per list, and
+// the pool holds no more than the lists in use.
+#include "engine/pod_set_pool.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "engine/cluster.h"
+#include "engine/pod_requests.h"
+#include "engine/workload_store.h"
+
+namespace engine {
+namespace {
+
+class PodSetPoolTest : public ::testing::Test {
+ protected:
+  PodSetPoolTest() : store_(cluster_) {
+    ClusterSpec spec;
+    spec.flavors.emplace_back().name = "f";
+    ClusterQueueSpec& cq = spec.cluster_queues.emplace_back();
+    cq.name = "cq";
+    ResourceGroupSpec& g = cq.resource_groups.emplace_back();
+    g.covered_resources = {"cpu"};
+    FlavorQuotasSpec& f = g.flavors.emplace_back();
+    f.flavor = "f";
+    f.resources.push_back({"cpu", Quantity(64000), std::nullopt, std::nullopt});
+    LocalQueueSpec& lq = spec.local_queues.emplace_back();
+    lq.name_space = "ns";
+    lq.name = "q";
+    lq.cluster_queue = "cq";
+    cluster_.Apply(spec);
+  }
+
+  // One pod set of `count` pods, one container requesting `cpu` (and limited to `limit`).
+  static WorkloadSpec Spec(const std::string& name, int count, const char* cpu,
+                           const char* limit = nullptr) {
+    WorkloadSpec w;
+    w.name_space = "ns";
+    w.name = name;
+    w.queue_name = "q";
+    PodSetSpec& ps = w.pod_sets.emplace_back();
+    ps.count = count;
+    ContainerResources& c = ps.resources.containers.emplace_back();
+    AddTo(c.requests, "cpu", *ParseDecimalQuantity(cpu));
+    if (limit != nullptr) {
+      AddTo(c.limits, "cpu", *ParseDecimalQuantity(limit));
+    }
+    return w;
+  }
+
+  WorkloadId Add(WorkloadSpec spec) { return *store_.AddSwapping(spec); }
+  const WorkloadSpec& StoredSpec(WorkloadId id) const { return *store_.Get(id).spec; }
+
+  Cluster cluster_;
+  WorkloadStore store_;
+};
+
+TEST_F(PodSetPoolTest, EqualListsAreStoredOnceAndTheRequestsPointIntoIt) {
+  const WorkloadId a = Add(Spec("a", 2, "1"));
+  const WorkloadId b = Add(Spec("b", 2, "1"));
+  EXPECT_TRUE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(b).pod_sets));
+  EXPECT_EQ(store_.Get(a).pod_sets[0].spec, store_.Get(b).pod_sets[0].spec);
+  EXPECT_EQ(store_.Get(a).pod_sets[0].spec, &StoredSpec(a).pod_sets[0]);
+  EXPECT_EQ(store_.pooled_pod_set_lists(), 1u);
+}
+
+TEST_F(PodSetPoolTest, ListsThatDifferInAnyWayAreNotShared) {
+  const WorkloadId a = Add(Spec("a", 2, "1"));
+  const WorkloadId count = Add(Spec("count", 3, "1"));
+  const WorkloadId request = Add(Spec("request", 2, "2"));
+  // The same amount written differently: equal requests, but not the same spec as written.
+  const WorkloadId written = Add(Spec("written", 2, "1000m"));
+  EXPECT_FALSE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(count).pod_sets));
+  EXPECT_FALSE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(request).pod_sets));
+  EXPECT_FALSE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(written).pod_sets));
+  EXPECT_EQ(store_.Get(a).pod_sets[0].total[0].amount,
+            store_.Get(written).pod_sets[0].total[0].amount);
+  EXPECT_EQ(store_.Get(count).pod_sets[0].count, 3);
+  EXPECT_EQ(store_.pooled_pod_set_lists(), 4u);
+}
+
+TEST_F(PodSetPoolTest, OnAHitTheCallerKeepsItsOwnListAndItsStorage) {
+  Add(Spec("a", 2, "1"));
+  WorkloadSpec next = Spec("b", 2, "1");
+  const PodSetSpec* storage = next.pod_sets.data();
+  const WorkloadId b = *store_.AddSwapping(next);
+  ASSERT_EQ(next.pod_sets.size(), 1u) << "handed back for the next spec to be written into";
+  EXPECT_EQ(next.pod_sets.data(), storage);
+  EXPECT_FALSE(next.pod_sets.SharesWith(StoredSpec(b).pod_sets));
+  // The caller writing into it does not reach the stored Workload.
+  next.pod_sets[0].count = 9;
+  EXPECT_EQ(StoredSpec(b).pod_sets[0].count, 2);
+  EXPECT_EQ(store_.Get(b).pod_sets[0].count, 2);
+}
+
+TEST_F(PodSetPoolTest, ACopyOfTheCallersSpecStaysItsOwnOnceTheStoreHasIt) {
+  WorkloadSpec spec = Spec("a", 2, "1");
+  WorkloadSpec copy = spec;  // shares the list with `spec`, which the pool then takes
+  const WorkloadId a = Add(std::move(spec));
+  copy.pod_sets[0].count = 5;  // copies on write: the pooled list is not touched
+  EXPECT_EQ(StoredSpec(a).pod_sets[0].count, 2);
+  copy.name = "b";
+  const WorkloadId b = Add(copy);
+  EXPECT_EQ(store_.Get(b).pod_sets[0].count, 5);
+}
+
+TEST_F(PodSetPoolTest, MisconfiguredIsWorkedOutPerListAndMatchesValidateResources) {
+  const WorkloadSpec over = Spec("over", 1, "2", "1");  // request above its limit
+  ASSERT_FALSE(ValidateResources(over).empty());
+  const WorkloadId a = Add(over);
+  WorkloadSpec again = over;
+  again.name = "again";
+  const WorkloadId b = Add(again);  // from the pool
+  const WorkloadId ok = Add(Spec("ok", 1, "1", "2"));
+  EXPECT_TRUE(store_.Get(a).invalid_resources);
+  EXPECT_TRUE(store_.Get(b).invalid_resources);
+  EXPECT_FALSE(store_.Get(ok).invalid_resources);
+  EXPECT_TRUE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(b).pod_sets));
+}
+
+// A pooled list's canonical requests are kept with it, but only for the configuration they were
+// worked out under: a Workload added after excludeResourcePrefixes changed is built under the new
+// one, like a Workload whose list is new.
+TEST_F(PodSetPoolTest, RequestsFollowAResourcesConfigurationChange) {
+  WorkloadSpec spec = Spec("a", 2, "1");
+  AddTo(spec.pod_sets[0].resources.containers[0].requests, "example.com/foo",
+        *ParseDecimalQuantity("3"));
+  const WorkloadId a = Add(spec);
+  ASSERT_EQ(store_.Get(a).pod_sets[0].per_pod.size(), 2u);
+
+  ConfigurationSpec config = cluster_.configuration();
+  config.resources.exclude_resource_prefixes = {"example.com/"};
+  cluster_.SetConfiguration(config);
+  spec.name = "b";
+  const WorkloadId b = Add(spec);
+  EXPECT_TRUE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(b).pod_sets));
+  ASSERT_EQ(store_.Get(b).pod_sets[0].per_pod.size(), 1u) << "the excluded resource is gone";
+  EXPECT_EQ(store_.Get(b).pod_sets[0].per_pod[0].resource, *cluster_.FindResource("cpu"));
+  EXPECT_EQ(store_.Get(b).pod_sets[0].total[0].amount, Quantity(2000));
+}
+
+TEST_F(PodSetPoolTest, ThePoolHoldsAtMostTwiceTheListsInUse) {
+  // 3,000 Workloads, each with a list of its own, added and erased with 10 live at a time.
+  constexpr int kWorkloads = 3000;
+  for (int i = 0; i < kWorkloads; ++i) {
+    const WorkloadId id = Add(Spec(fmt::format("w{}", i), i + 1, "1"));
+    if (i >= 10) {
+      store_.Erase(*store_.Find(fmt::format("ns/w{}", i - 10)));
+    }
+    ASSERT_LE(store_.pooled_pod_set_lists(), size_t{2} * store_.live() + PodSetPool::kMinSweep);
+    ASSERT_EQ(store_.Get(id).pod_sets[0].count, i + 1);
+  }
+}
+
+TEST(PodSetPoolHashTest, EqualListsHashEqual) {
+  PodSetSpec ps;
+  ps.name = "main";
+  ps.count = 4;
+  AddTo(ps.resources.containers.emplace_back().requests, "cpu", *ParseDecimalQuantity("500m"));
+  ps.node_selector["zone"] = "a";
+  const std::vector<PodSetSpec> one{ps};
+  const std::vector<PodSetSpec> same{ps};
+  EXPECT_EQ(HashPodSets(one), HashPodSets(same));
+  PodSetSpec other = ps;
+  other.count = 5;
+  EXPECT_NE(HashPodSets(one), HashPodSets(std::vector<PodSetSpec>{other}));
+}
+
+}  // namespace
+}  // namespace engine
