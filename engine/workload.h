@@ -86,22 +86,27 @@ constexpr uint64_t FlavorResourceBit(FlavorId flavor, ResourceId resource) {
   return uint64_t{1} << ((Index(flavor) * 7 + Index(resource)) % 64);
 }
 
+// The small fields (ids, priority, flags) are together at the front: between the larger ones
+// each left padding, 16 bytes of a Workload every live Workload has.
 struct Workload {
   WorkloadId id{};
-  std::string key;                     // "namespace/name"
-  const WorkloadSpec* spec = nullptr;  // owned by the store
   CqId cluster_queue = kInvalidId<CqId>;
   int32_t priority = 0;
-  TimeMicros creation_time = 0;
-  TimeMicros queue_order_time = 0;  // §5.1
-  std::vector<PodSetRequest> pod_sets;
-
   // Reservation: present when QuotaReserved, charged to `cluster_queue` in the tree.
   bool quota_reserved = false;
   // ValidateResources (engine/workload_spec.h) found a request above its limit: such a head is
   // never nominated. A flag, not the message: the message is rare, and ValidateResources(*spec)
   // makes it again when it is needed (the spec's pod sets do not change once stored).
   bool invalid_resources = false;
+  // Seed 001: it holds devices in the cluster's DeviceInventory (owner = Index(id)); the pod set
+  // of each device demand (DeviceGrant::pod_set indexes `device_pod_sets`).
+  bool holds_devices = false;
+  std::string key;                     // "namespace/name"
+  const WorkloadSpec* spec = nullptr;  // owned by the store
+  TimeMicros creation_time = 0;
+  TimeMicros queue_order_time = 0;  // §5.1
+  std::vector<PodSetRequest> pod_sets;
+
   TimeMicros quota_reserved_time = 0;
   std::vector<AdmittedPodSet> admitted;
   std::vector<SlotAmount> usage;  // per slot, summed over pod sets
@@ -112,10 +117,7 @@ struct Workload {
   // What WorkloadStore::reservation_key() holds for this reservation (0 while none): taken away
   // exactly as added, whatever changed since.
   uint64_t reservation_term = 0;
-  // Seed 001: it holds devices in the cluster's DeviceInventory (owner = Index(id)); the pod set
-  // of each device demand (DeviceGrant::pod_set indexes this).
-  bool holds_devices = false;
-  std::vector<std::string> device_pod_sets;
+  std::vector<std::string> device_pod_sets;  // see holds_devices
 
   FlavorScanState scan;
   // Seed 002 flavorAssignmentHistory (engine/flavor_fallback.h); empty without a fallback strategy.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/boxed.h"
 #include "engine/base/cow_vector.h"
 #include "engine/config.h"
 #include "engine/pod_requests.h"
@@ -103,6 +104,8 @@ constexpr const char* ToString(PriorityClassKind kind) {
   return "";
 }
 
+// The fields rarely set (status.admission, requeueAt, the annotation and limit times) are Boxed
+// (engine/base/boxed.h): a live Workload keeps its spec, and they were 104 of its bytes.
 struct WorkloadSpec {
   std::string name_space;  // metadata.namespace ("default" when absent)
   std::string name;
@@ -112,24 +115,24 @@ struct WorkloadSpec {
   std::string workload_class;
   // metadata.annotations["tally.dev/expected-runtime"] (a Go duration, µs): how long the workload
   // holds its quota once admitted, as its owner expects; `tally explain --eta` uses it first.
-  std::optional<TimeMicros> expected_runtime;
+  Boxed<TimeMicros> expected_runtime;
   std::string queue_name;  // spec.queueName (a LocalQueue in the same namespace)
   // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind
   // (kPriorityClass: the pod one).
   std::string priority_class_name;
   std::optional<int32_t> priority;  // spec.priority, as resolved by Kueue at creation
   PriorityClassKind priority_class_kind = PriorityClassKind::kNone;
-  bool active = true;  // spec.active
-  std::optional<int64_t> maximum_execution_time_seconds;
+  bool active = true;         // spec.active
+  int32_t requeue_count = 0;  // status.requeueState.count (here: beside the flags, no padding)
+  Boxed<int64_t> maximum_execution_time_seconds;
   PodSetList pod_sets;
 
   // status
-  std::optional<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged
+  Boxed<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged
   std::vector<ConditionSpec> conditions;
   std::map<std::string, int32_t> reclaimable_pods;  // pod set name -> count
   std::vector<AdmissionCheckStateSpec> admission_checks;
-  std::optional<TimeMicros> requeue_at;  // status.requeueState.requeueAt
-  int32_t requeue_count = 0;
+  Boxed<TimeMicros> requeue_at;  // status.requeueState.requeueAt
   // status.flavorAssignmentHistory (seed 002): resourceFlavor, assignmentTime, and tally's
   // extensions usedTime / failed / failedBy (docs/fallback.md).
   struct FlavorHistorySpec {
