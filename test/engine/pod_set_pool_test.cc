@@ -13,28 +13,14 @@
 #include "engine/cluster.h"
 #include "engine/pod_requests.h"
 #include "engine/workload_store.h"
+#include "test/engine/cpu_cluster_spec.h"
 
 namespace engine {
 namespace {
 
 class PodSetPoolTest : public ::testing::Test {
  protected:
-  PodSetPoolTest() : store_(cluster_) {
-    ClusterSpec spec;
-    spec.flavors.emplace_back().name = "f";
-    ClusterQueueSpec& cq = spec.cluster_queues.emplace_back();
-    cq.name = "cq";
-    ResourceGroupSpec& g = cq.resource_groups.emplace_back();
-    g.covered_resources = {"cpu"};
-    FlavorQuotasSpec& f = g.flavors.emplace_back();
-    f.flavor = "f";
-    f.resources.push_back({"cpu", Quantity(64000), std::nullopt, std::nullopt});
-    LocalQueueSpec& lq = spec.local_queues.emplace_back();
-    lq.name_space = "ns";
-    lq.name = "q";
-    lq.cluster_queue = "cq";
-    cluster_.Apply(spec);
-  }
+  PodSetPoolTest() : store_(cluster_) { cluster_.Apply(CpuClusterSpec({"cq"})); }
 
   // One pod set of `count` pods, one container requesting `cpu` (and limited to `limit`).
   static WorkloadSpec Spec(const std::string& name, int count, const char* cpu,
@@ -42,7 +28,7 @@ class PodSetPoolTest : public ::testing::Test {
     WorkloadSpec w;
     w.name_space = "ns";
     w.name = name;
-    w.queue_name = "q";
+    w.queue_name = "lq";
     PodSetSpec& ps = w.pod_sets.emplace_back();
     ps.count = count;
     ContainerResources& c = ps.resources.containers.emplace_back();
