@@ -61,20 +61,36 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
   if (lists_.size() >= sweep_at_) {
     Sweep();
   }
-  Entry entry;
-  entry.list = std::move(list);
-  list = PodSetList{};
-  WorkloadSpec only_pod_sets;
-  only_pod_sets.pod_sets = entry.list;
-  entry.invalid_resources = !ValidateResources(only_pod_sets).empty();
-  return lists_.emplace(hash, std::move(entry))->second;
+  // The pool keeps the caller's list; the caller gets a spare's storage (or nothing).
+  const auto fill = [&list](Entry& entry) -> Entry& {
+    std::swap(entry.list, list);
+    entry.invalid_resources = !ValidateResources(entry.list).empty();
+    entry.canonical_version = kNoVersion;  // entry.canonical keeps its storage for the store
+    return entry;
+  };
+  if (spares_.empty()) {
+    return fill(lists_.emplace(hash, Entry{})->second);
+  }
+  Lists::node_type node = std::move(spares_.back());
+  spares_.pop_back();
+  node.key() = hash;
+  fill(node.mapped());
+  return lists_.insert(std::move(node))->second;
 }
 
 void PodSetPool::Sweep() {
   for (auto it = lists_.begin(); it != lists_.end();) {
-    it = it->second.list.use_count() <= 1 ? lists_.erase(it) : std::next(it);
+    if (it->second.list.use_count() <= 1) {
+      auto next = std::next(it);
+      spares_.push_back(lists_.extract(it));
+      it = next;
+    } else {
+      ++it;
+    }
   }
   sweep_at_ = std::max(kMinSweep, 2 * lists_.size());
+  // Spares beyond what the pool may take before the next sweep would only hold memory.
+  spares_.resize(std::min(spares_.size(), sweep_at_ - lists_.size()));
 }
 
 }  // namespace engine

@@ -15,15 +15,18 @@
 // (ValidateResources, Kueue's Misconfigured), and, while the cluster's configuration stays the
 // same, each pod set's canonical per-pod requests (the store's §3 pipeline; WorkloadStore::Add).
 //
-// Memory: a list stays pooled while a stored spec shares it; lists nobody else holds are dropped
-// when the pool has doubled since its last sweep (at most twice the lists in use, plus
-// kMinSweep).
+// Memory: a list stays pooled while a stored spec shares it. Lists nobody else holds are taken
+// out when the pool has doubled since its last sweep, and kept as spares, their storage whole: a
+// miss hands the caller a spare list to write its next spec into, in place of the one the pool
+// took (a trace whose Workloads' lists all differ then allocates no pod sets in a steady state).
+// Pooled lists and spares together stay within twice the lists in use, plus kMinSweep.
 //
 // Thread safety: none; owned by one WorkloadStore.
 #pragma once
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "engine/pod_requests.h"
 #include "engine/workload_spec.h"
@@ -42,19 +45,25 @@ class PodSetPool {
   };
   static constexpr uint64_t kNoVersion = ~uint64_t{0};
 
-  // The pooled entry whose list is equal to `list`. On a miss `list` itself is pooled (moved
-  // from: left empty); on a hit it is left as it was, for its owner to reuse. An empty list gets
-  // an entry of its own that is never pooled. The reference is valid until the next Intern.
+  // The pooled entry whose list is equal to `list`. On a hit `list` is left as it was, for its
+  // owner to reuse. On a miss `list` itself is pooled, and `list` is left holding a spare list
+  // (an earlier Workload's values, for its owner to reset with ResetForReuse and write over) or,
+  // with no spare, empty. An empty list gets an entry of its own that is never pooled. The
+  // reference is valid until the next Intern.
   Entry& Intern(PodSetList& list);
 
   size_t size() const { return lists_.size(); }
+  size_t spares() const { return spares_.size(); }
   static constexpr size_t kMinSweep = 64;
 
  private:
-  // Drops the lists only the pool holds.
+  using Lists = std::unordered_multimap<uint64_t, Entry>;  // by HashPodSets
+  // Takes out the lists only the pool holds, keeping as many as spares as the pool may grow by
+  // before its next sweep.
   void Sweep();
 
-  std::unordered_multimap<uint64_t, Entry> lists_;  // by HashPodSets
+  Lists lists_;
+  std::vector<Lists::node_type> spares_;  // each Entry's list held by nothing else
   size_t sweep_at_ = kMinSweep;
   Entry no_pod_sets_;
 };

@@ -95,10 +95,14 @@ void ResetForReuse(WorkloadSpec& spec) {
 }
 
 std::string ValidateResources(const WorkloadSpec& spec) {
+  return ValidateResources(static_cast<const std::vector<PodSetSpec>&>(spec.pod_sets));
+}
+
+std::string ValidateResources(const std::vector<PodSetSpec>& pod_sets) {
   std::vector<std::string> errors;
-  // Paths are formatted only for a field that is invalid: this runs for every workload added.
-  for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
-    const PodResources& pod = spec.pod_sets[i].resources;
+  // Paths are formatted only for a field that is invalid: this runs once per distinct list.
+  for (size_t i = 0; i < pod_sets.size(); ++i) {
+    const PodResources& pod = pod_sets[i].resources;
     auto pod_path = [i] { return fmt::format("spec.podSets[{}].template.spec", i); };
     for (size_t c = 0; c < pod.init_containers.size(); ++c) {
       const ContainerResources& r = pod.init_containers[c];

@@ -180,6 +180,8 @@ void ResetForReuse(PodSetSpec& pod_set);
 // apimachinery aggregate prints them). LimitRanges and RuntimeClass overheads are not modelled
 // (docs/manifests.md).
 std::string ValidateResources(const WorkloadSpec& spec);
+// The same check of a list of pod sets alone (what it reads of a spec).
+std::string ValidateResources(const std::vector<PodSetSpec>& pod_sets);
 
 // A v1 Namespace: only its labels matter (ClusterQueue namespaceSelector, §2.2).
 struct NamespaceSpec {

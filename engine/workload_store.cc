@@ -182,8 +182,8 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
     return InvalidArgument(fmt::format("duplicate Workload {}", key));
   }
   // The stored spec will share the pool's list equal to `spec`'s (engine/pod_set_pool.h);
-  // `spec`'s own list goes back to the caller with the rest of the storage (left empty when the
-  // pool took it).
+  // `spec`'s own list goes back to the caller with the rest of the storage; when the pool took it,
+  // the caller gets a spare list of the pool's to write over, or an empty one.
   PodSetList own_pod_sets = std::move(spec.pod_sets);
   spec.pod_sets = PodSetList{};
   PodSetPool::Entry& pooled = pod_set_pool_.Intern(own_pod_sets);

@@ -102,6 +102,8 @@ class WorkloadStore {
   // Distinct pod-set lists the stored specs share (engine/pod_set_pool.h), and some no longer
   // used that the next sweep drops.
   size_t pooled_pod_set_lists() const { return pod_set_pool_.size(); }
+  // Lists the pool no longer shares, kept for AddSwapping's callers to write over.
+  size_t spare_pod_set_lists() const { return pod_set_pool_.spares(); }
 
   // Reserved workloads already being evicted (Evicted=True in their status): preemption orders
   // them first (§7.2) and counts them as done.

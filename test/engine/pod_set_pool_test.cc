@@ -1,6 +1,6 @@
 // engine::PodSetPool (engine/pod_set_pool.h) inside a WorkloadStore: stored Workloads with equal
 // pod-set lists share one, what the list decides (Misconfigured) is worked out once per list, and
-// the pool holds no more than the lists in use.
+// the pool holds no more than the lists in use, and a miss hands the caller storage to reuse.
 #include "engine/pod_set_pool.h"
 
 #include <fmt/format.h>
@@ -138,9 +138,40 @@ TEST_F(PodSetPoolTest, ThePoolHoldsAtMostTwiceTheListsInUse) {
     if (i >= 10) {
       store_.Erase(*store_.Find(fmt::format("ns/w{}", i - 10)));
     }
-    ASSERT_LE(store_.pooled_pod_set_lists(), size_t{2} * store_.live() + PodSetPool::kMinSweep);
+    ASSERT_LE(store_.pooled_pod_set_lists() + store_.spare_pod_set_lists(),
+              size_t{2} * store_.live() + PodSetPool::kMinSweep);
     ASSERT_EQ(store_.Get(id).pod_sets[0].count, i + 1);
   }
+  EXPECT_GT(store_.spare_pod_set_lists(), 0u) << "swept lists are kept as spares";
+}
+
+// A trace whose Workloads' lists all differ: the pool takes each caller's list, and hands back one
+// it swept (no stored spec holds it) for the caller to write its next spec into.
+TEST_F(PodSetPoolTest, OnAMissTheCallerGetsASpareListToWriteOver) {
+  for (size_t i = 0; i < PodSetPool::kMinSweep; ++i) {
+    Add(Spec(fmt::format("gone{}", i), static_cast<int>(i) + 1, "1"));
+    store_.Erase(*store_.Find(fmt::format("ns/gone{}", i)));
+  }
+  const WorkloadId kept = Add(Spec("kept", 1000, "1"));  // this miss sweeps the pool
+  ASSERT_GT(store_.spare_pod_set_lists(), 0u);
+  WorkloadSpec next = Spec("next", 2000, "1");
+  const WorkloadId second = *store_.AddSwapping(next);
+  ASSERT_EQ(next.pod_sets.size(), 1u) << "a spare list's storage, not an empty list";
+  EXPECT_EQ(next.pod_sets.use_count(), 1) << "held by nothing else";
+  EXPECT_FALSE(next.pod_sets.SharesWith(StoredSpec(second).pod_sets));
+  // Written over as the replay's event reader does, and added.
+  ResetForReuse(next);
+  next.name_space = "ns";
+  next.name = "third";
+  next.queue_name = "lq";
+  next.pod_sets[0].count = 3000;
+  AddTo(next.pod_sets[0].resources.containers[0].requests, "cpu", *ParseDecimalQuantity("2"));
+  const WorkloadId third = *store_.AddSwapping(next);
+  EXPECT_EQ(store_.Get(kept).pod_sets[0].count, 1000);
+  EXPECT_EQ(store_.Get(second).pod_sets[0].count, 2000);
+  EXPECT_EQ(store_.Get(third).pod_sets[0].count, 3000);
+  EXPECT_EQ(store_.Get(third).pod_sets[0].total[0].amount, Quantity(6'000'000));
+  EXPECT_FALSE(StoredSpec(third).pod_sets.SharesWith(StoredSpec(second).pod_sets));
 }
 
 TEST(PodSetPoolHashTest, EqualListsHashEqual) {
