@@ -66,6 +66,8 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
     std::swap(entry.list, list);
     entry.invalid_resources = !ValidateResources(entry.list).empty();
     entry.canonical_version = kNoVersion;  // entry.canonical keeps its storage for the store
+    entry.requests = PodSetRequestList{};  // they point into the list the caller now has
+    entry.requests_built = false;
     return entry;
   };
   if (spares_.empty()) {

@@ -13,7 +13,8 @@
 //
 // What the list alone decides is worked out once per list: whether a request exceeds its limit
 // (ValidateResources, Kueue's Misconfigured), and, while the cluster's configuration stays the
-// same, each pod set's canonical per-pod requests (the store's §3 pipeline; WorkloadStore::Add).
+// same, each pod set's canonical per-pod requests (the store's §3 pipeline; WorkloadStore::Add)
+// and the requests of a Workload without reclaimable pods (Workload::pod_sets, shared by them).
 //
 // Memory: a list stays pooled while a stored spec shares it. Lists nobody else holds are taken
 // out when the pool has doubled since its last sweep, and kept as spares, their storage whole: a
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "engine/pod_requests.h"
+#include "engine/workload.h"
 #include "engine/workload_spec.h"
 
 namespace engine {
@@ -42,6 +44,10 @@ class PodSetPool {
     // Cluster::config_version() `canonical_version` (the resources configuration may change).
     std::vector<std::vector<CanonicalAmount>> canonical;
     uint64_t canonical_version = kNoVersion;
+    // The requests of a Workload with this list and no reclaimable pods, built by the store under
+    // `canonical_version` and shared by such Workloads (Workload::pod_sets); empty until built.
+    PodSetRequestList requests;
+    bool requests_built = false;
   };
   static constexpr uint64_t kNoVersion = ~uint64_t{0};
 

@@ -13,11 +13,15 @@ namespace engine {
 namespace {
 
 // `w` as Workload{} leaves it, but its vectors keep their storage for the next workload that
-// takes this block (WorkloadStore::Add): the pod sets stay, with their request vectors, and
-// BuildRequests overwrites every field of each. Field by field (`w = Workload{}` built and moved
-// a whole Workload); the size check stops a new field from being left out.
-static_assert(sizeof(Workload) == 328, "a Workload field was added: reset it below");
+// takes this block (WorkloadStore::Add): pod sets of its own stay, with their request vectors,
+// and BuildRequests overwrites every field of each; shared ones are let go. Field by field
+// (`w = Workload{}` built and moved a whole Workload); the size check stops a new field from
+// being left out.
+static_assert(sizeof(Workload) == 320, "a Workload field was added: reset it below");
 void ResetKeepingStorage(Workload& w) {
+  if (w.pod_sets.use_count() > 1) {
+    w.pod_sets = PodSetRequestList{};
+  }
   w.id = {};
   w.key.clear();
   w.spec = nullptr;
@@ -151,11 +155,15 @@ void WorkloadStore::BuildRequests(Workload& w,
                                   std::span<const std::vector<CanonicalAmount>> canonical) const {
   const ResourcesConfigSpec& config = cluster_.resources_config();
   // Every field of every element is written: the elements of a recycled Workload (Erase) keep
-  // their vectors' storage.
-  w.pod_sets.resize(w.spec->pod_sets.size());
+  // their vectors' storage. A list shared with other Workloads is let go, not copied.
+  if (w.pod_sets.use_count() > 1) {
+    w.pod_sets = PodSetRequestList{};
+  }
+  std::vector<PodSetRequest>& requests = w.pod_sets.Mutable();
+  requests.resize(w.spec->pod_sets.size());
   for (size_t i = 0; i < w.spec->pod_sets.size(); ++i) {
     const PodSetSpec& ps = w.spec->pod_sets[i];
-    PodSetRequest& out = w.pod_sets[i];
+    PodSetRequest& out = requests[i];
     out.name.assign(ps.name);
     out.count = CountAfterReclaim(*w.spec, ps.name);
     out.min_count = ps.min_count;
@@ -200,6 +208,8 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
       }
     }
     pooled.canonical_version = cluster_.config_version();
+    pooled.requests = PodSetRequestList{};
+    pooled.requests_built = false;
   }
   const std::span<const std::vector<CanonicalAmount>> canonical(pooled.canonical);
   WorkloadId id;
@@ -256,7 +266,17 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
     e.failed_by = h.failed_by_check ? FallbackTrigger::kAdmissionCheckRejected
                                     : FallbackTrigger::kTimeoutForPodsReadyExceeded;
   }
-  BuildRequests(*w, canonical);
+  // Without reclaimable pods a Workload's requests follow from its pod-set list alone: built for
+  // the first such Workload of a pooled list, shared by the next ones.
+  if (!s.reclaimable_pods.empty()) {
+    BuildRequests(*w, canonical);
+  } else if (pooled.requests_built) {
+    w->pod_sets = pooled.requests;
+  } else {
+    BuildRequests(*w, canonical);
+    pooled.requests = w->pod_sets;
+    pooled.requests_built = true;
+  }
   Workload& ref = *w;
   workloads_[Index(id)] = std::move(stored);
   by_key_.Insert(ref.key, id);
@@ -373,10 +393,11 @@ std::optional<std::string> WorkloadStore::AllocateDevices(
   Workload& w = Get(id);
   std::vector<PodSetDeviceDemand> demands;
   std::vector<std::string> demand_pod_sets;
+  const PodSetRequestList& requests = w.pod_sets;
   for (const AdmittedPodSet& ps : admitted) {
-    auto request = std::find_if(w.pod_sets.begin(), w.pod_sets.end(),
+    auto request = std::find_if(requests.begin(), requests.end(),
                                 [&](const PodSetRequest& r) { return r.name == ps.name; });
-    if (request == w.pod_sets.end() || ps.count <= 0) {
+    if (request == requests.end() || ps.count <= 0) {
       continue;
     }
     // One demand per flavor the pod set's classes were given (one, unless its classes sit in

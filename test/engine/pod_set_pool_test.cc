@@ -55,6 +55,28 @@ TEST_F(PodSetPoolTest, EqualListsAreStoredOnceAndTheRequestsPointIntoIt) {
   EXPECT_EQ(store_.pooled_pod_set_lists(), 1u);
 }
 
+// Their requests too (Workload::pod_sets), while no pod is reclaimable: a Workload whose pods
+// become reclaimable gets requests of its own, and the others keep theirs.
+TEST_F(PodSetPoolTest, EqualListsShareTheirRequestsUntilPodsAreReclaimable) {
+  const WorkloadId a = Add(Spec("a", 2, "1"));
+  const WorkloadId b = Add(Spec("b", 2, "1"));
+  EXPECT_TRUE(store_.Get(a).pod_sets.SharesWith(store_.Get(b).pod_sets));
+  WorkloadSpec reclaiming = Spec("c", 2, "1");
+  reclaiming.reclaimable_pods["main"] = 1;
+  const WorkloadId c = Add(reclaiming);
+  EXPECT_TRUE(StoredSpec(c).pod_sets.SharesWith(StoredSpec(a).pod_sets));
+  EXPECT_FALSE(store_.Get(c).pod_sets.SharesWith(store_.Get(a).pod_sets));
+  EXPECT_EQ(store_.Get(c).pod_sets[0].count, 1);
+
+  ASSERT_TRUE(store_.SetReclaimablePods(b, {{"main", 1}}));
+  EXPECT_FALSE(store_.Get(b).pod_sets.SharesWith(store_.Get(a).pod_sets));
+  EXPECT_EQ(store_.Get(b).pod_sets[0].count, 1);
+  EXPECT_EQ(store_.Get(b).pod_sets[0].total[0].amount, Quantity(1000));
+  EXPECT_EQ(store_.Get(a).pod_sets[0].count, 2) << "the write did not reach the shared requests";
+  EXPECT_EQ(store_.Get(a).pod_sets[0].total[0].amount, Quantity(2000));
+  EXPECT_EQ(store_.Get(Add(Spec("d", 2, "1"))).pod_sets[0].count, 2);
+}
+
 TEST_F(PodSetPoolTest, ListsThatDifferInAnyWayAreNotShared) {
   const WorkloadId a = Add(Spec("a", 2, "1"));
   const WorkloadId count = Add(Spec("count", 3, "1"));
@@ -125,6 +147,7 @@ TEST_F(PodSetPoolTest, RequestsFollowAResourcesConfigurationChange) {
   spec.name = "b";
   const WorkloadId b = Add(spec);
   EXPECT_TRUE(StoredSpec(a).pod_sets.SharesWith(StoredSpec(b).pod_sets));
+  EXPECT_FALSE(store_.Get(a).pod_sets.SharesWith(store_.Get(b).pod_sets));
   ASSERT_EQ(store_.Get(b).pod_sets[0].per_pod.size(), 1u) << "the excluded resource is gone";
   EXPECT_EQ(store_.Get(b).pod_sets[0].per_pod[0].resource, *cluster_.FindResource("cpu"));
   EXPECT_EQ(store_.Get(b).pod_sets[0].total[0].amount, Quantity(2000));

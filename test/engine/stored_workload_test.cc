@@ -88,7 +88,7 @@ TEST_F(StoredWorkloadTest, ResourcesAboveLimitsAreFlaggedAndTheMessageMadeFromTh
 TEST(StoredWorkloadSize, OneBlockWithinItsSizeClass) {
   EXPECT_LE(sizeof(StoredWorkload), 768u);
   EXPECT_LE(sizeof(WorkloadSpec), 424u);
-  EXPECT_LE(sizeof(Workload), 328u);
+  EXPECT_LE(sizeof(Workload), 320u);
 }
 #endif
 
