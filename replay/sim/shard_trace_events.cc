@@ -16,11 +16,12 @@ EventError ShardSimulator::Impl::Reject(EventErrorReason reason, std::string fie
 
 namespace {
 
-// SourceRef{}, keeping the file name's storage (a long path is an allocation).
-void ForgetSource(engine::WorkloadSpec& spec) {
-  spec.source.file.clear();
-  spec.source.document = engine::SourceRef{}.document;
-  spec.source.line = engine::SourceRef{}.line;
+// SourceRef{}, the file name's storage (a long path is an allocation) taken out: returned.
+[[nodiscard]] std::string ForgetSource(engine::WorkloadSpec& spec) {
+  std::string file = std::move(spec.source.file);
+  file.clear();
+  spec.source = engine::SourceRef{};
+  return file;
 }
 
 }  // namespace
@@ -49,12 +50,14 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   }
   bool active = spec.active;
   // A trace workload is named by its event's file and line (EventError); the source the parser
-  // gave it is the events file for every workload: not kept (a string per live workload). The
-  // string's storage stays with the event, for the reader's next line.
-  ForgetSource(spec);
+  // gave it is the events file for every workload: not kept. Nor is the string's storage, which
+  // a stored spec would hold for as long as it lives (48 bytes for a 33-character path): it goes
+  // back to the event with the spec storage AddSwapping hands back, for the reader's next line.
+  std::string file_storage = ForgetSource(spec);
   // The event gets the storage of an erased workload's spec back, for the reader to write the next
   // line's object into: neither side allocates in a steady state (engine::ResetForReuse).
   engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
+  spec.source.file = std::move(file_storage);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
     return false;
@@ -186,8 +189,9 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
   Track saved = t;
   queues().Forget(id);
   store().Erase(id);
-  ForgetSource(spec);  // as in ApplyWorkloadAdded
+  std::string file_storage = ForgetSource(spec);  // as in ApplyWorkloadAdded
   engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
+  spec.source.file = std::move(file_storage);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
     TrackOf(id).live = false;
