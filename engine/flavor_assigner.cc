@@ -290,7 +290,7 @@ void Assigner::FindFlavor(const ResourceGroup& group, std::span<const ResourceAm
     std::string ineligible;
     if (flavor_spec == nullptr) {
       ineligible = fmt::format("flavor {} not found", cluster_.Name(flavor));
-    } else if (const FlavorHistoryEntry* h = wl_.fallback.Find(flavor); h && h->failed) {
+    } else if (const FlavorHistoryEntry* h = wl_.fallback->Find(flavor); h && h->failed) {
       // Seed 002: a flavor that failed for this workload is not assigned again.
       ineligible = fmt::format("flavor {} excluded by the fallback strategy ({})",
                                cluster_.Name(flavor), ToString(h->failed_by));

@@ -75,9 +75,9 @@ void StartFallbackAttempt(const Cluster& cluster, Workload& w, TimeMicros now) {
     return;
   }
   for (FlavorId f : AssignedFlavors(w)) {
-    w.fallback.Get(f).assignment_time = now;
+    w.fallback.Mutable().Get(f).assignment_time = now;
   }
-  w.fallback.attempt_start = now;
+  w.fallback.Mutable().attempt_start = now;
 }
 
 namespace {
@@ -94,7 +94,7 @@ std::optional<TimeMicros> TimeoutOf(const Cluster& cluster, const FlavorFallback
 
 std::optional<TimeMicros> FallbackDeadline(const Cluster& cluster, const Workload& w) {
   const FlavorFallbackSpec* spec = FallbackOf(cluster, w);
-  if (spec == nullptr || !w.fallback.attempt_start.has_value()) {
+  if (spec == nullptr || !w.fallback->attempt_start.has_value()) {
     return std::nullopt;
   }
   std::optional<TimeMicros> deadline;
@@ -103,36 +103,41 @@ std::optional<TimeMicros> FallbackDeadline(const Cluster& cluster, const Workloa
     if (!timeout.has_value()) {
       continue;
     }
-    const FlavorHistoryEntry* e = w.fallback.Find(f);
+    const FlavorHistoryEntry* e = w.fallback->Find(f);
     TimeMicros left = std::max<TimeMicros>(0, *timeout - (e == nullptr ? 0 : e->used));
-    TimeMicros at = *w.fallback.attempt_start + left;
+    TimeMicros at = *w.fallback->attempt_start + left;
     deadline = deadline.has_value() ? std::min(*deadline, at) : at;
   }
   return deadline;
 }
 
 void OnFallbackPodsReady(const Cluster& cluster, Workload& w) {
-  if (!w.fallback.attempt_start.has_value()) {
+  if (!w.fallback->attempt_start.has_value()) {
     return;
   }
+  FlavorHistory& history = w.fallback.Mutable();
   for (FlavorId f : AssignedFlavors(w)) {
-    w.fallback.Get(f).used = 0;
+    history.Get(f).used = 0;
   }
-  w.fallback.attempt_start.reset();
+  history.attempt_start.reset();
   (void)cluster;
 }
 
 std::vector<FlavorId> EndFallbackAttempt(const Cluster& cluster, Workload& w, TimeMicros now) {
   std::vector<FlavorId> failed;
   const FlavorFallbackSpec* spec = FallbackOf(cluster, w);
-  if (spec == nullptr || !w.fallback.attempt_start.has_value()) {
-    w.fallback.attempt_start.reset();
+  if (!w.fallback->attempt_start.has_value()) {
     return failed;
   }
-  const TimeMicros spent = std::max<TimeMicros>(0, now - *w.fallback.attempt_start);
-  w.fallback.attempt_start.reset();
+  FlavorHistory& history = w.fallback.Mutable();  // allocated: it holds an attempt
+  if (spec == nullptr) {
+    history.attempt_start.reset();
+    return failed;
+  }
+  const TimeMicros spent = std::max<TimeMicros>(0, now - *history.attempt_start);
+  history.attempt_start.reset();
   for (FlavorId f : AssignedFlavors(w)) {
-    FlavorHistoryEntry& e = w.fallback.Get(f);
+    FlavorHistoryEntry& e = history.Get(f);
     e.used += spent;
     std::optional<TimeMicros> timeout = TimeoutOf(cluster, *spec, f);
     if (!e.failed && timeout.has_value() && e.used >= *timeout) {
@@ -153,7 +158,7 @@ std::vector<FlavorId> FailOnAdmissionCheckRejected(const Cluster& cluster, Workl
   for (FlavorId f : AssignedFlavors(w)) {
     if (FindFallbackRule(*spec, cluster.Name(f), FallbackTrigger::kAdmissionCheckRejected)
         != nullptr) {
-      FlavorHistoryEntry& e = w.fallback.Get(f);
+      FlavorHistoryEntry& e = w.fallback.Mutable().Get(f);
       e.failed = true;
       e.failed_by = FallbackTrigger::kAdmissionCheckRejected;
       failed.push_back(f);
@@ -163,7 +168,7 @@ std::vector<FlavorId> FailOnAdmissionCheckRejected(const Cluster& cluster, Workl
 }
 
 bool FallbackExhausted(const Cluster& cluster, const Workload& w) {
-  if (w.fallback.empty() || !IsValid(w.cluster_queue) || !cluster.Exists(w.cluster_queue)) {
+  if (w.fallback->empty() || !IsValid(w.cluster_queue) || !cluster.Exists(w.cluster_queue)) {
     return false;
   }
   for (const PodSetRequest& ps : w.pod_sets) {
@@ -173,7 +178,7 @@ bool FallbackExhausted(const Cluster& cluster, const Workload& w) {
         continue;
       }
       if (std::all_of(group->flavors.begin(), group->flavors.end(),
-                      [&](FlavorId f) { return w.fallback.IsFailed(f); })) {
+                      [&](FlavorId f) { return w.fallback->IsFailed(f); })) {
         return true;
       }
     }
@@ -182,9 +187,10 @@ bool FallbackExhausted(const Cluster& cluster, const Workload& w) {
 }
 
 void ResetFallbackHistory(Workload& w) {
-  w.fallback.entries.clear();
-  w.fallback.attempt_start.reset();
-  ++w.fallback.resets;
+  FlavorHistory& history = w.fallback.Mutable();
+  history.entries.clear();
+  history.attempt_start.reset();
+  ++history.resets;
 }
 
 }  // namespace engine

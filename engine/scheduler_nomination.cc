@@ -386,7 +386,7 @@ void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now, const Nomination
                                  CycleEntry& out) const {
   update = MemoUpdate{};
   const Workload& w = std::as_const(store_).Get(id);
-  if (options_.nomination_memo == NominationMemoMode::kOff || !w.fallback.empty()
+  if (options_.nomination_memo == NominationMemoMode::kOff || !w.fallback->empty()
       || cluster_.devices().HasClasses()) {
     NominateInto(id, preemptors, out);
     return;

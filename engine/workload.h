@@ -13,6 +13,7 @@
 
 #include "engine/base/cow_vector.h"
 #include "engine/base/ids.h"
+#include "engine/base/lazy_box.h"
 #include "engine/flavor_fallback.h"
 #include "engine/quantity.h"
 #include "engine/resource_tree.h"
@@ -124,11 +125,11 @@ struct Workload {
   // What WorkloadStore::reservation_key() holds for this reservation (0 while none): taken away
   // exactly as added, whatever changed since.
   uint64_t reservation_term = 0;
-  std::vector<std::string> device_pod_sets;  // see holds_devices
+  LazyBox<std::vector<std::string>> device_pod_sets;  // see holds_devices (rare)
 
   FlavorScanState scan;
   // Seed 002 flavorAssignmentHistory (engine/flavor_fallback.h); empty without a fallback strategy.
-  FlavorHistory fallback;
+  LazyBox<FlavorHistory> fallback;
 
   // §9.6 scheduling equivalence hash (engine/scheduling_hash.h); 0 = not computed yet. The queue
   // manager computes it on first Push; reset it to 0 when priority or requests change.

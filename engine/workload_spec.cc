@@ -45,7 +45,7 @@ void AppendInvalid(std::vector<std::string>& errors, std::string_view path,
 // stop a new field from being left out (it would carry one workload's value into the next).
 static_assert(sizeof(PodSetSpec) == 296, "a PodSetSpec field was added: reset it below");
 static_assert(sizeof(ContainerResources) == 56, "a container field was added: reset it below");
-static_assert(sizeof(WorkloadSpec) == 424, "a WorkloadSpec field was added: reset it below");
+static_assert(sizeof(WorkloadSpec) == 368, "a WorkloadSpec field was added: reset it below");
 
 void ResetForReuse(PodSetSpec& pod_set) {
   pod_set.name.assign("main");  // PodSetSpec's defaults (workload_spec_reuse_test checks them)
@@ -84,11 +84,11 @@ void ResetForReuse(WorkloadSpec& spec) {
   }
   spec.admission.reset();
   spec.conditions.clear();
-  spec.reclaimable_pods.clear();
+  spec.reclaimable_pods.Reset();
   spec.admission_checks.clear();
   spec.requeue_at.reset();
   spec.requeue_count = 0;
-  spec.flavor_history.clear();
+  spec.flavor_history.Reset();
   spec.source.file.clear();
   spec.source.document = SourceRef{}.document;
   spec.source.line = SourceRef{}.line;

@@ -16,6 +16,7 @@
 
 #include "engine/base/boxed.h"
 #include "engine/base/cow_vector.h"
+#include "engine/base/lazy_box.h"
 #include "engine/config.h"
 #include "engine/pod_requests.h"
 
@@ -130,7 +131,7 @@ struct WorkloadSpec {
   // status
   Boxed<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged
   std::vector<ConditionSpec> conditions;
-  std::map<std::string, int32_t> reclaimable_pods;  // pod set name -> count
+  LazyBox<std::map<std::string, int32_t>> reclaimable_pods;  // pod set name -> count (rare)
   std::vector<AdmissionCheckStateSpec> admission_checks;
   Boxed<TimeMicros> requeue_at;  // status.requeueState.requeueAt
   // status.flavorAssignmentHistory (seed 002): resourceFlavor, assignmentTime, and tally's
@@ -142,7 +143,7 @@ struct WorkloadSpec {
     bool failed = false;
     bool failed_by_check = false;  // failedBy: AdmissionCheckRejected
   };
-  std::vector<FlavorHistorySpec> flavor_history;
+  LazyBox<std::vector<FlavorHistorySpec>> flavor_history;  // rare
 
   SourceRef source;
 

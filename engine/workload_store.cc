@@ -17,7 +17,7 @@ namespace {
 // and BuildRequests overwrites every field of each; shared ones are let go. Field by field
 // (`w = Workload{}` built and moved a whole Workload); the size check stops a new field from
 // being left out.
-static_assert(sizeof(Workload) == 320, "a Workload field was added: reset it below");
+static_assert(sizeof(Workload) == 264, "a Workload field was added: reset it below");
 void ResetKeepingStorage(Workload& w) {
   if (w.pod_sets.use_count() > 1) {
     w.pod_sets = PodSetRequestList{};
@@ -37,9 +37,9 @@ void ResetKeepingStorage(Workload& w) {
   w.admitted_mask = 0;
   w.reservation_term = 0;
   w.holds_devices = false;
-  w.device_pod_sets.clear();
+  w.device_pod_sets.Reset();
   w.scan.Reset();
-  w.fallback = FlavorHistory{};
+  w.fallback.Reset();
   w.scheduling_hash = 0;
 }
 
@@ -90,7 +90,7 @@ int32_t WorkloadStore::CountAfterReclaim(const WorkloadSpec& spec, std::string_v
     return ps->count;  // the gate off: status.reclaimablePods is ignored
   }
   int32_t reclaimable = 0;
-  if (auto it = spec.reclaimable_pods.find(ps->name); it != spec.reclaimable_pods.end()) {
+  if (auto it = spec.reclaimable_pods->find(ps->name); it != spec.reclaimable_pods->end()) {
     reclaimable = it->second;
   }
   return ps->count - std::min(std::max(reclaimable, 0), ps->count);
@@ -254,12 +254,12 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
   if (std::optional<CqId> cq = ResolveQueue(s.name_space, s.queue_name)) {
     w->cluster_queue = *cq;
   }
-  for (const WorkloadSpec::FlavorHistorySpec& h : s.flavor_history) {
+  for (const WorkloadSpec::FlavorHistorySpec& h : *s.flavor_history) {
     std::optional<FlavorId> flavor = cluster_.FindFlavor(h.flavor);
     if (!flavor.has_value()) {
       continue;  // a flavor that no longer exists cannot be assigned anyway
     }
-    FlavorHistoryEntry& e = w->fallback.Get(*flavor);
+    FlavorHistoryEntry& e = w->fallback.Mutable().Get(*flavor);
     e.assignment_time = h.assignment_time;
     e.used = h.used;
     e.failed = h.failed;
@@ -268,7 +268,7 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
   }
   // Without reclaimable pods a Workload's requests follow from its pod-set list alone: built for
   // the first such Workload of a pooled list, shared by the next ones.
-  if (!s.reclaimable_pods.empty()) {
+  if (!s.reclaimable_pods->empty()) {
     BuildRequests(*w, canonical);
   } else if (pooled.requests_built) {
     w->pod_sets = pooled.requests;
@@ -441,7 +441,7 @@ void WorkloadStore::Release(WorkloadId id) {
     ++other_changes_;
     cluster_.mutable_devices().Release(Index(id));
     w.holds_devices = false;
-    w.device_pod_sets.clear();
+    w.device_pod_sets.Reset();
   }
   if (!w.quota_reserved) {
     return;

@@ -18,7 +18,7 @@ void WriteDeviceGrantsJson(const engine::DeviceInventory& devices, const engine:
       out.Key("pod");
       out.Int(g.pod);
       out.Key("podSet");
-      out.String(g.pod_set < w.device_pod_sets.size() ? w.device_pod_sets[g.pod_set] : "");
+      out.String(g.pod_set < w.device_pod_sets->size() ? (*w.device_pod_sets)[g.pod_set] : "");
       out.EndObject();
     }
   }

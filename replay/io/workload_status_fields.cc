@@ -193,7 +193,7 @@ void ParseReclaimablePods(ObjectContext& ctx, const YAML::Node& status,
           fmt::format("Invalid value: {}: should be less or equal to {}", *count, ps->second));
       continue;
     }
-    if (!wl.reclaimable_pods.emplace(*name, *count).second) {
+    if (!wl.reclaimable_pods.Mutable().emplace(*name, *count).second) {
       ctx.Error(Get(item, "name"), name_path, fmt::format("Duplicate value: {}", Quoted(*name)));
     }
   }
@@ -261,7 +261,7 @@ void ParseFlavorHistory(ObjectContext& ctx, const YAML::Node& status, engine::Wo
       ctx.Error(item, Child(item_path, "resourceFlavor"), "Required value");
       continue;
     }
-    if (std::any_of(wl.flavor_history.begin(), wl.flavor_history.end(),
+    if (std::any_of(wl.flavor_history->begin(), wl.flavor_history->end(),
                     [&](const engine::WorkloadSpec::FlavorHistorySpec& seen) {
                       return seen.flavor == *flavor;
                     })) {
@@ -286,7 +286,7 @@ void ParseFlavorHistory(ObjectContext& ctx, const YAML::Node& status, engine::Wo
         ctx.Enum<bool>(Get(item, "failedBy"), Child(item_path, "failedBy"),
                        {{"TimeoutForPodsReadyExceeded", false}, {"AdmissionCheckRejected", true}})
             .value_or(false);
-    wl.flavor_history.push_back(std::move(h));
+    wl.flavor_history.Mutable().push_back(std::move(h));
   }
 }
 

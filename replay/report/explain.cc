@@ -254,7 +254,7 @@ void WriteJson(const ClusterState& s, const engine::Workload& w, const engine::C
     out.Key("eta");
     WriteEtaJson(*eta, out);
   }
-  if (!w.fallback.empty()) {
+  if (!w.fallback->empty()) {
     out.Key("flavorAssignmentHistory");
     WriteFlavorHistoryJson(c, w.fallback, out);
   }
@@ -391,9 +391,9 @@ std::string FormatText(const ClusterState& s, const engine::Workload& w,
     }
     out += "\n";
   }
-  if (!w.fallback.empty()) {
+  if (!w.fallback->empty()) {
     out += "\nFlavor assignment history (seed 002 fallbacks):\n";
-    for (const engine::FlavorHistoryEntry& h : w.fallback.entries) {
+    for (const engine::FlavorHistoryEntry& h : w.fallback->entries) {
       out += fmt::format(
           "  {}: last assigned {}, {} used{}\n", c.Name(h.flavor),
           h.assignment_time ? FormatRfc3339(*h.assignment_time) : std::string("never"),

@@ -98,7 +98,7 @@ void ShardSimulator::Impl::LogAdmission(const engine::CycleEntry& entry, std::st
     WriteDeviceGrantsJson(cluster().devices(), w, line_writer);
     line.Append(line_writer.str());
   }
-  if (!w.fallback.empty()) {
+  if (!w.fallback->empty()) {
     line.Append(",\"flavorAssignmentHistory\":");
     line_writer.Clear();
     WriteFlavorHistoryJson(cluster(), w.fallback, line_writer);

@@ -95,8 +95,8 @@ TEST_F(FlavorFallbackTest, RuleOfTheFlavorBeatsTheWildcard) {
 TEST_F(FlavorFallbackTest, DeadlineIsTheEarliestOfTheAssignedFlavors) {
   Reserve("c1", "g1", 100);
   EXPECT_EQ(FallbackDeadline(cluster_, W()), 100 + 5 * kMinute);  // g1 before c1
-  EXPECT_EQ(W().fallback.Find(F("c1"))->assignment_time, 100);
-  EXPECT_EQ(W().fallback.Find(F("g1"))->assignment_time, 100);
+  EXPECT_EQ(W().fallback->Find(F("c1"))->assignment_time, 100);
+  EXPECT_EQ(W().fallback->Find(F("g1"))->assignment_time, 100);
 }
 
 TEST_F(FlavorFallbackTest, AttemptsShareTheTimeoutAndQueueTimeDoesNotCount) {
@@ -105,16 +105,16 @@ TEST_F(FlavorFallbackTest, AttemptsShareTheTimeoutAndQueueTimeDoesNotCount) {
   // Preempted after 3 minutes, before its pods were ready.
   EXPECT_TRUE(EndFallbackAttempt(cluster_, W(), 3 * kMinute).empty());
   store_.Release(id_);
-  EXPECT_EQ(W().fallback.Find(F("c1"))->used, 3 * kMinute);
+  EXPECT_EQ(W().fallback->Find(F("c1"))->used, 3 * kMinute);
   // An hour in the queue, then the same flavors again: 4 minutes left on g2, 7 on c1.
   Reserve("c1", "g2", 63 * kMinute);
   EXPECT_EQ(FallbackDeadline(cluster_, W()), 63 * kMinute + 4 * kMinute);
   std::vector<FlavorId> failed = EndFallbackAttempt(cluster_, W(), 67 * kMinute);
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_EQ(failed[0], F("g2"));
-  EXPECT_TRUE(W().fallback.IsFailed(F("g2")));
-  EXPECT_FALSE(W().fallback.IsFailed(F("c1")));
-  EXPECT_EQ(W().fallback.Find(F("c1"))->used, 7 * kMinute);
+  EXPECT_TRUE(W().fallback->IsFailed(F("g2")));
+  EXPECT_FALSE(W().fallback->IsFailed(F("c1")));
+  EXPECT_EQ(W().fallback->Find(F("c1"))->used, 7 * kMinute);
 }
 
 TEST_F(FlavorFallbackTest, PodsReadyClearsTheTimeUsed) {
@@ -123,10 +123,10 @@ TEST_F(FlavorFallbackTest, PodsReadyClearsTheTimeUsed) {
   store_.Release(id_);
   Reserve("c1", "g1", 10 * kMinute);
   OnFallbackPodsReady(cluster_, W());
-  EXPECT_EQ(W().fallback.Find(F("g1"))->used, 0);
+  EXPECT_EQ(W().fallback->Find(F("g1"))->used, 0);
   EXPECT_FALSE(FallbackDeadline(cluster_, W()).has_value()) << "no attempt open";
   EXPECT_TRUE(EndFallbackAttempt(cluster_, W(), 90 * kMinute).empty());
-  EXPECT_FALSE(W().fallback.IsFailed(F("g1")));
+  EXPECT_FALSE(W().fallback->IsFailed(F("g1")));
 }
 
 TEST_F(FlavorFallbackTest, FailedFlavorIsExcludedByTheFlavorAssigner) {
@@ -155,8 +155,8 @@ TEST_F(FlavorFallbackTest, ExhaustedWhenEveryFlavorOfOneGroupFailedThenResetForg
   EXPECT_EQ(FailOnAdmissionCheckRejected(cluster_, W()), std::vector<FlavorId>{F("g2")});
   EXPECT_TRUE(FallbackExhausted(cluster_, W())) << "g1 and g2 both failed";
   ResetFallbackHistory(W());
-  EXPECT_TRUE(W().fallback.empty());
-  EXPECT_EQ(W().fallback.resets, 1);
+  EXPECT_TRUE(W().fallback->empty());
+  EXPECT_EQ(W().fallback->resets, 1);
   EXPECT_FALSE(FallbackExhausted(cluster_, W()));
 }
 
@@ -164,10 +164,10 @@ TEST_F(FlavorFallbackTest, CpuGroupWithAFlavorWithoutTimeoutIsNeverExhausted) {
   Reserve("c1", "g1", 0);
   EndFallbackAttempt(cluster_, W(), 20 * kMinute);  // c1 (10m) and g1 (5m) fail
   store_.Release(id_);
-  EXPECT_TRUE(W().fallback.IsFailed(F("c1")));
+  EXPECT_TRUE(W().fallback->IsFailed(F("c1")));
   Reserve("c2", "g2", 20 * kMinute);
   EndFallbackAttempt(cluster_, W(), 500 * kMinute);  // c2 has no timeout; g2 (7m) fails
-  EXPECT_FALSE(W().fallback.IsFailed(F("c2")));
+  EXPECT_FALSE(W().fallback->IsFailed(F("c2")));
   EXPECT_TRUE(FallbackExhausted(cluster_, W())) << "the gpu group has no flavor left";
 }
 

@@ -62,7 +62,7 @@ TEST_F(PodSetPoolTest, EqualListsShareTheirRequestsUntilPodsAreReclaimable) {
   const WorkloadId b = Add(Spec("b", 2, "1"));
   EXPECT_TRUE(store_.Get(a).pod_sets.SharesWith(store_.Get(b).pod_sets));
   WorkloadSpec reclaiming = Spec("c", 2, "1");
-  reclaiming.reclaimable_pods["main"] = 1;
+  reclaiming.reclaimable_pods.Mutable()["main"] = 1;
   const WorkloadId c = Add(reclaiming);
   EXPECT_TRUE(StoredSpec(c).pod_sets.SharesWith(StoredSpec(a).pod_sets));
   EXPECT_FALSE(store_.Get(c).pod_sets.SharesWith(store_.Get(a).pod_sets));

@@ -209,7 +209,7 @@ TEST(SchedulingHashTest, EqualForEquivalentAndDifferentOtherwise) {
   EXPECT_NE(base, hash([](W& w) { w.pod_sets[0].min_count = std::nullopt; }));
   EXPECT_NE(hash([](W& w) { w.pod_sets[0].min_count = 0; }),
             hash([](W& w) { w.pod_sets[0].min_count = std::nullopt; }));
-  EXPECT_NE(base, hash([](W& w) { w.reclaimable_pods["main"] = 1; }));
+  EXPECT_NE(base, hash([](W& w) { w.reclaimable_pods.Mutable()["main"] = 1; }));
   EXPECT_NE(base, hash([](W& w) {
               w.pod_sets[0].resources.containers[0].requests = {{"cpu", Dec("2")}};
             }));

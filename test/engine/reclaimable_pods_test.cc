@@ -76,7 +76,7 @@ class World {
     psa.resource_usage["cpu"] = Quantity(3 * kMilli);
     w.conditions.push_back({"QuotaReserved", true, "QuotaReserved", 50});
     if (reclaimable > 0) {
-      w.reclaimable_pods["main"] = reclaimable;
+      w.reclaimable_pods.Mutable()["main"] = reclaimable;
     }
     return Add(std::move(w));
   }
@@ -170,7 +170,7 @@ TEST(ReclaimablePodsTest, GateOffIgnoresReclaimablePods) {
   EXPECT_EQ(world.Used(), 3 * kMilli);
   // A pending workload's requests ignore them too.
   WorkloadSpec s = World::Spec("pending", 4, 1);
-  s.reclaimable_pods["main"] = 3;
+  s.reclaimable_pods.Mutable()["main"] = 3;
   WorkloadId pending = world.Add(std::move(s));
   EXPECT_EQ(world.store().Get(pending).pod_sets[0].count, 4);
   (void)partial;
@@ -179,7 +179,7 @@ TEST(ReclaimablePodsTest, GateOffIgnoresReclaimablePods) {
 TEST(ReclaimablePodsTest, PendingRequestsSubtractReclaimable) {
   World world(3);
   WorkloadSpec s = World::Spec("pending", 4, 1);
-  s.reclaimable_pods["main"] = 3;
+  s.reclaimable_pods.Mutable()["main"] = 3;
   WorkloadId pending = world.Add(std::move(s));
   EXPECT_EQ(world.store().Get(pending).pod_sets[0].count, 1);
 }
@@ -210,7 +210,7 @@ TEST(ReclaimablePodsTest, MissingAdmissionCountIsTheSpecCount) {
   psa.name = "main";
   psa.flavors["cpu"] = "f";
   psa.resource_usage["cpu"] = Quantity(5 * kMilli);
-  w.reclaimable_pods["main"] = 1;
+  w.reclaimable_pods.Mutable()["main"] = 1;
   world.Add(std::move(w));
   EXPECT_EQ(world.Used(), 4 * kMilli);
 }

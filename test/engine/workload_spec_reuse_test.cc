@@ -62,11 +62,11 @@ WorkloadSpec FullSpec() {
   w.pod_sets.push_back(FullPodSet("workers"));
   w.admission = AdmissionSpec{"cq", {}};
   w.conditions.push_back({"Finished", true, "Done", 789});
-  w.reclaimable_pods["workers"] = 2;
+  w.reclaimable_pods.Mutable()["workers"] = 2;
   w.admission_checks.push_back({"check", CheckState::kReady});
   w.requeue_at = 1000;
   w.requeue_count = 4;
-  w.flavor_history.push_back({"f", 5, 6, true, true});
+  w.flavor_history.Mutable().push_back({"f", 5, 6, true, true});
   w.source = SourceRef{"a/path/longer/than/fifteen/bytes.jsonl", 3, 4};
   return w;
 }
@@ -116,11 +116,11 @@ TEST(WorkloadSpecReuseTest, AResetSpecHasEveryDefaultValueAndKeepsItsStorage) {
   EXPECT_EQ(w.maximum_execution_time_seconds, fresh.maximum_execution_time_seconds);
   EXPECT_FALSE(w.admission.has_value());
   EXPECT_TRUE(w.conditions.empty());
-  EXPECT_TRUE(w.reclaimable_pods.empty());
+  EXPECT_TRUE(w.reclaimable_pods->empty());
   EXPECT_TRUE(w.admission_checks.empty());
   EXPECT_EQ(w.requeue_at, fresh.requeue_at);
   EXPECT_EQ(w.requeue_count, fresh.requeue_count);
-  EXPECT_TRUE(w.flavor_history.empty());
+  EXPECT_TRUE(w.flavor_history->empty());
   EXPECT_EQ(w.source.file, fresh.source.file);
   EXPECT_EQ(w.source.document, fresh.source.document);
   EXPECT_EQ(w.source.line, fresh.source.line);
@@ -233,7 +233,7 @@ TEST_F(StoreRecyclingTest, AWorkloadInARecycledBlockIsTheOneAFreshStoreBuilds) {
   EXPECT_EQ(w.scheduling_hash, f.scheduling_hash);
   EXPECT_EQ(w.scan.valid, f.scan.valid);
   EXPECT_TRUE(w.scan.last_tried.empty());
-  EXPECT_TRUE(w.fallback.empty());
+  EXPECT_TRUE(w.fallback->empty());
   ASSERT_EQ(w.pod_sets.size(), f.pod_sets.size());
   for (size_t i = 0; i < w.pod_sets.size(); ++i) {
     const PodSetRequest& a = w.pod_sets[i];

@@ -116,15 +116,15 @@ TEST(WorkloadLoaderTest, EveryFieldV1beta2) {
   EXPECT_EQ(wl.admission_checks[1].state, engine::CheckState::kRetry);
   EXPECT_EQ(wl.requeue_count, 3);
   EXPECT_EQ(wl.requeue_at, Micros("2024-03-19T21:00:00Z"));
-  ASSERT_EQ(wl.flavor_history.size(), 2u);
-  EXPECT_EQ(wl.flavor_history[0].flavor, "reservation");
-  EXPECT_EQ(wl.flavor_history[0].assignment_time, Micros("2024-03-19T20:30:00Z"));
-  EXPECT_EQ(wl.flavor_history[0].used, int64_t{600} * 1'000'000);
-  EXPECT_TRUE(wl.flavor_history[0].failed);
-  EXPECT_FALSE(wl.flavor_history[0].failed_by_check);
-  EXPECT_EQ(wl.flavor_history[1].flavor, "spot");
-  EXPECT_EQ(wl.flavor_history[1].used, int64_t{90} * 1'000'000);
-  EXPECT_FALSE(wl.flavor_history[1].failed);
+  ASSERT_EQ(wl.flavor_history->size(), 2u);
+  EXPECT_EQ((*wl.flavor_history)[0].flavor, "reservation");
+  EXPECT_EQ((*wl.flavor_history)[0].assignment_time, Micros("2024-03-19T20:30:00Z"));
+  EXPECT_EQ((*wl.flavor_history)[0].used, int64_t{600} * 1'000'000);
+  EXPECT_TRUE((*wl.flavor_history)[0].failed);
+  EXPECT_FALSE((*wl.flavor_history)[0].failed_by_check);
+  EXPECT_EQ((*wl.flavor_history)[1].flavor, "spot");
+  EXPECT_EQ((*wl.flavor_history)[1].used, int64_t{90} * 1'000'000);
+  EXPECT_FALSE((*wl.flavor_history)[1].failed);
 
   // Only the reference warnings: no LocalQueue and no ClusterQueue in this input.
   ASSERT_EQ(r.warnings.size(), 2u) << Dump(r.warnings);
