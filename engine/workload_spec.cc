@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <string_view>
+#include <utility>
 
 namespace engine {
 namespace {
@@ -92,6 +93,34 @@ void ResetForReuse(WorkloadSpec& spec) {
   spec.source.file.clear();
   spec.source.document = SourceRef{}.document;
   spec.source.line = SourceRef{}.line;
+}
+
+// The size checks above keep this list whole as well.
+void swap(WorkloadSpec& a, WorkloadSpec& b) noexcept {
+  using std::swap;
+  swap(a.name_space, b.name_space);
+  swap(a.name, b.name);
+  swap(a.uid, b.uid);
+  swap(a.creation_time, b.creation_time);
+  swap(a.workload_class, b.workload_class);
+  swap(a.expected_runtime, b.expected_runtime);
+  swap(a.queue_name, b.queue_name);
+  swap(a.priority_class_name, b.priority_class_name);
+  swap(a.priority, b.priority);
+  swap(a.priority_class_kind, b.priority_class_kind);
+  swap(a.active, b.active);
+  swap(a.requeue_count, b.requeue_count);
+  swap(a.maximum_execution_time_seconds, b.maximum_execution_time_seconds);
+  swap(a.pod_sets, b.pod_sets);
+  swap(a.admission, b.admission);
+  swap(a.conditions, b.conditions);
+  swap(a.reclaimable_pods, b.reclaimable_pods);
+  swap(a.admission_checks, b.admission_checks);
+  swap(a.requeue_at, b.requeue_at);
+  swap(a.flavor_history, b.flavor_history);
+  swap(a.source.file, b.source.file);
+  swap(a.source.document, b.source.document);
+  swap(a.source.line, b.source.line);
 }
 
 std::string ValidateResources(const WorkloadSpec& spec) {

@@ -169,6 +169,11 @@ struct WorkloadSpec {
 void ResetForReuse(WorkloadSpec& spec);
 void ResetForReuse(PodSetSpec& pod_set);
 
+// Exchanges two specs field by field: what std::swap does (a move construction, two move
+// assignments and a destruction: about 850 instructions per WorkloadStore::AddSwapping) in about
+// a fifth of the instructions. Found by ADL: call it unqualified.
+void swap(WorkloadSpec& a, WorkloadSpec& b) noexcept;
+
 // Kueue's admissibility check of a head's resources (pkg/workload/resources.go:
 // ValidateResources, run by ValidateAdmissibility before flavor assignment): in every pod set,
 // each init container, container and the pod-level resources, a request above its limit, compared

@@ -232,7 +232,7 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
   } else {
     stored = std::move(spare_workloads_.back());  // reset by Erase, its pod sets let go
     spare_workloads_.pop_back();
-    std::swap(stored->spec, spec);
+    swap(stored->spec, spec);  // engine::swap, field by field
   }
   stored->spec.pod_sets = pooled.list;
   spec.pod_sets = std::move(own_pod_sets);

@@ -92,6 +92,58 @@ void ExpectFreshPodSet(const PodSetSpec& ps, const std::string& what) {
   EXPECT_EQ(ps.priority_class_name, fresh.priority_class_name) << what;
 }
 
+// Every field of `got` has the value it has in `want`.
+void ExpectSameSpec(const WorkloadSpec& got, const WorkloadSpec& want, const std::string& what) {
+  EXPECT_EQ(got.name_space, want.name_space) << what;
+  EXPECT_EQ(got.name, want.name) << what;
+  EXPECT_EQ(got.uid, want.uid) << what;
+  EXPECT_EQ(got.creation_time, want.creation_time) << what;
+  EXPECT_EQ(got.workload_class, want.workload_class) << what;
+  EXPECT_EQ(got.expected_runtime, want.expected_runtime) << what;
+  EXPECT_EQ(got.queue_name, want.queue_name) << what;
+  EXPECT_EQ(got.priority_class_name, want.priority_class_name) << what;
+  EXPECT_EQ(got.priority, want.priority) << what;
+  EXPECT_EQ(got.priority_class_kind, want.priority_class_kind) << what;
+  EXPECT_EQ(got.active, want.active) << what;
+  EXPECT_EQ(got.requeue_count, want.requeue_count) << what;
+  EXPECT_EQ(got.maximum_execution_time_seconds, want.maximum_execution_time_seconds) << what;
+  EXPECT_TRUE(got.pod_sets == want.pod_sets) << what;
+  ASSERT_EQ(got.admission.has_value(), want.admission.has_value()) << what;
+  if (got.admission.has_value()) {
+    EXPECT_EQ(got.admission->cluster_queue, want.admission->cluster_queue) << what;
+  }
+  ASSERT_EQ(got.conditions.size(), want.conditions.size()) << what;
+  for (size_t i = 0; i < got.conditions.size(); ++i) {
+    EXPECT_EQ(got.conditions[i].type, want.conditions[i].type) << what;
+    EXPECT_EQ(got.conditions[i].last_transition, want.conditions[i].last_transition) << what;
+  }
+  EXPECT_EQ(*got.reclaimable_pods, *want.reclaimable_pods) << what;
+  ASSERT_EQ(got.admission_checks.size(), want.admission_checks.size()) << what;
+  for (size_t i = 0; i < got.admission_checks.size(); ++i) {
+    EXPECT_EQ(got.admission_checks[i].name, want.admission_checks[i].name) << what;
+  }
+  EXPECT_EQ(got.requeue_at, want.requeue_at) << what;
+  ASSERT_EQ(got.flavor_history->size(), want.flavor_history->size()) << what;
+  for (size_t i = 0; i < got.flavor_history->size(); ++i) {
+    EXPECT_EQ((*got.flavor_history)[i].flavor, (*want.flavor_history)[i].flavor) << what;
+    EXPECT_EQ((*got.flavor_history)[i].used, (*want.flavor_history)[i].used) << what;
+  }
+  EXPECT_EQ(got.source.file, want.source.file) << what;
+  EXPECT_EQ(got.source.document, want.source.document) << what;
+  EXPECT_EQ(got.source.line, want.source.line) << what;
+}
+
+// engine::swap (WorkloadStore::AddSwapping's exchange) trades every field, storage and all.
+TEST(WorkloadSpecReuseTest, SwapTradesEveryField) {
+  WorkloadSpec full = FullSpec();
+  WorkloadSpec fresh;
+  const char* uid_storage = full.uid.data();
+  swap(full, fresh);
+  ExpectSameSpec(fresh, FullSpec(), "the full spec's values, swapped in");
+  ExpectSameSpec(full, WorkloadSpec{}, "the default spec's values, swapped in");
+  EXPECT_EQ(fresh.uid.data(), uid_storage) << "the string's storage moved with it";
+}
+
 // ResetForReuse resets field by field (a size check in workload_spec.cc stops a new field from
 // being left out); this checks each field it lists against a default-constructed spec.
 TEST(WorkloadSpecReuseTest, AResetSpecHasEveryDefaultValueAndKeepsItsStorage) {
