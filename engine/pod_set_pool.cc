@@ -66,7 +66,8 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
     std::swap(entry.list, list);
     entry.invalid_resources = !ValidateResources(entry.list).empty();
     entry.canonical_version = kNoVersion;  // entry.canonical keeps its storage for the store
-    entry.requests = PodSetRequestList{};  // they point into the list the caller now has
+    // The requests point into the list the caller now has: rebuilt before they are read, into
+    // the storage they keep.
     entry.requests_built = false;
     return entry;
   };

@@ -45,7 +45,8 @@ class PodSetPool {
     std::vector<std::vector<CanonicalAmount>> canonical;
     uint64_t canonical_version = kNoVersion;
     // The requests of a Workload with this list and no reclaimable pods, built by the store under
-    // `canonical_version` and shared by such Workloads (Workload::pod_sets); empty until built.
+    // `canonical_version` and shared by such Workloads (Workload::pod_sets). Only meaningful while
+    // `requests_built`: a recycled entry keeps the storage of an earlier list's requests.
     PodSetRequestList requests;
     bool requests_built = false;
   };

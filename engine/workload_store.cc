@@ -151,21 +151,23 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
   return true;
 }
 
-void WorkloadStore::BuildRequests(Workload& w,
-                                  std::span<const std::vector<CanonicalAmount>> canonical) const {
+void WorkloadStore::BuildRequests(const WorkloadSpec& spec,
+                                  std::span<const std::vector<CanonicalAmount>> canonical,
+                                  PodSetRequestList& list) const {
   const ResourcesConfigSpec& config = cluster_.resources_config();
-  // Every field of every element is written: the elements of a recycled Workload (Erase) keep
-  // their vectors' storage. A list shared with other Workloads is let go, not copied.
-  if (w.pod_sets.use_count() > 1) {
-    w.pod_sets = PodSetRequestList{};
+  // Every field of every element is written: the elements of a recycled list (a Workload's
+  // after Erase, a pooled entry's) keep their vectors' storage. A list shared with other
+  // Workloads is let go, not copied.
+  if (list.use_count() > 1) {
+    list = PodSetRequestList{};
   }
-  std::vector<PodSetRequest>& requests = w.pod_sets.Mutable();
-  requests.resize(w.spec->pod_sets.size());
-  for (size_t i = 0; i < w.spec->pod_sets.size(); ++i) {
-    const PodSetSpec& ps = w.spec->pod_sets[i];
+  std::vector<PodSetRequest>& requests = list.Mutable();
+  requests.resize(spec.pod_sets.size());
+  for (size_t i = 0; i < spec.pod_sets.size(); ++i) {
+    const PodSetSpec& ps = spec.pod_sets[i];
     PodSetRequest& out = requests[i];
     out.name.assign(ps.name);
-    out.count = CountAfterReclaim(*w.spec, ps.name);
+    out.count = CountAfterReclaim(spec, ps.name);
     out.min_count = ps.min_count;
     out.spec = &ps;
     const std::vector<CanonicalAmount> computed =
@@ -208,8 +210,7 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
       }
     }
     pooled.canonical_version = cluster_.config_version();
-    pooled.requests = PodSetRequestList{};
-    pooled.requests_built = false;
+    pooled.requests_built = false;  // its storage is kept, for BuildRequests to write over
   }
   const std::span<const std::vector<CanonicalAmount>> canonical(pooled.canonical);
   WorkloadId id;
@@ -266,16 +267,16 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
     e.failed_by = h.failed_by_check ? FallbackTrigger::kAdmissionCheckRejected
                                     : FallbackTrigger::kTimeoutForPodsReadyExceeded;
   }
-  // Without reclaimable pods a Workload's requests follow from its pod-set list alone: built for
-  // the first such Workload of a pooled list, shared by the next ones.
+  // Without reclaimable pods a Workload's requests follow from its pod-set list alone: built into
+  // the pooled entry once (into the storage a recycled entry kept), shared by its Workloads.
   if (!s.reclaimable_pods->empty()) {
     BuildRequests(*w, canonical);
-  } else if (pooled.requests_built) {
-    w->pod_sets = pooled.requests;
   } else {
-    BuildRequests(*w, canonical);
-    pooled.requests = w->pod_sets;
-    pooled.requests_built = true;
+    if (!pooled.requests_built) {
+      BuildRequests(s, canonical, pooled.requests);
+      pooled.requests_built = true;
+    }
+    w->pod_sets = pooled.requests;
   }
   Workload& ref = *w;
   workloads_[Index(id)] = std::move(stored);

@@ -139,7 +139,13 @@ class WorkloadStore {
   // `canonical`: the pod sets' PerPodCanonical requests when the caller has them already (Add
   // computes them to intern the resource names); empty = computed here.
   void BuildRequests(Workload& w,
-                     std::span<const std::vector<CanonicalAmount>> canonical = {}) const;
+                     std::span<const std::vector<CanonicalAmount>> canonical = {}) const {
+    BuildRequests(*w.spec, canonical, w.pod_sets);
+  }
+  // The requests of `spec` written into `list` (its storage reused unless shared).
+  void BuildRequests(const WorkloadSpec& spec,
+                     std::span<const std::vector<CanonicalAmount>> canonical,
+                     PodSetRequestList& list) const;
 
   Cluster& cluster_;
   // By WorkloadId; null once erased. On the heap: Workload::spec and the queues' pointers stay
