@@ -91,9 +91,9 @@ std::string FormatProfileTable(const ProfileReport& p) {
     out += fmt::format(
         "pipeline: {} batches; the reader blocked {} times, {:.3f} s, waiting for the slowest "
         "shard; helpers blocked {} times, {:.3f} s, with no step ready; window grown {} times, "
-        "shrunk {}\n",
+        "shrunk {}; steps paused {} times\n",
         w.batches, w.reader_waits, w.reader_wait_seconds, w.helper_waits, w.helper_wait_seconds,
-        w.window_grown, w.window_shrunk);
+        w.window_grown, w.window_shrunk, w.steps_paused);
   }
   return out;
 }
@@ -148,6 +148,8 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
     w.RoundedNumber(p.pipeline.reader_wait_seconds);
     w.Key("readerWaits");
     w.Int(p.pipeline.reader_waits);
+    w.Key("stepsPaused");
+    w.Int(p.pipeline.steps_paused);
     w.Key("windowGrown");
     w.Int(p.pipeline.window_grown);
     w.Key("windowShrunk");

@@ -127,6 +127,7 @@ struct PipelineWaits {
   double helper_wait_seconds = 0;
   int64_t window_grown = 0;   // times the window's limit doubled (a lagging shard)
   int64_t window_shrunk = 0;  // and halved again
+  int64_t steps_paused = 0;   // steps that paused at their line limit and went on later
 };
 
 // `tally replay --profile` (docs/replay.md, "Where the time goes"): the CPU time by phase of

@@ -80,4 +80,15 @@ void ShardLog::TakeBefore(int64_t time, ShardLog& out) {
   out.used_ = out.ends_.back();
 }
 
+void ShardLog::Append(ShardLog& from) {
+  if (size() == 0) {
+    std::swap(*this, from);  // `from` gets this log's spare chunks
+  } else {
+    for (size_t i = 0; i < from.size(); ++i) {
+      Write(from.Time(i), from.Line(i));
+    }
+  }
+  from.Clear();
+}
+
 }  // namespace replay

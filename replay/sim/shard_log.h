@@ -38,6 +38,9 @@ class ShardLog {
   // trade chunks: a log taken every batch into the same `out` keeps reusing chunks already
   // faulted in.
   void TakeBefore(int64_t time, ShardLog& out);
+  // Moves every line of `from` after this log's lines (their times must not be earlier) and
+  // leaves `from` empty. Into an empty log the two trade chunks; otherwise the lines are copied.
+  void Append(ShardLog& from);
   // Drops the lines. The first chunks (up to kKeptBytes) stay for the next lines, the rest is
   // freed: a take of a hundred megabytes does not stay held.
   void Clear();

@@ -52,8 +52,9 @@ bool ShardPipeline::RunOne(std::unique_lock<std::mutex>& lock) {
   const auto [batch, shard] = ready_.top();
   ready_.pop();
   lock.unlock();
+  bool done = true;
   try {
-    step_(shard, batch);
+    done = step_(shard, batch);
   } catch (...) {
     lock.lock();
     if (!error_) {
@@ -62,6 +63,12 @@ bool ShardPipeline::RunOne(std::unique_lock<std::mutex>& lock) {
     lock.unlock();
   }
   lock.lock();
+  if (!done) {
+    ready_.emplace(batch, shard);  // the oldest step again: the next free thread goes on with it
+    ++pauses_;
+    changed_.notify_all();
+    return true;
+  }
   int64_t& next = next_[static_cast<size_t>(shard)];
   next = batch + 1;
   if (next < pushed_) {
@@ -110,13 +117,26 @@ ShardPipeline::Waits ShardPipeline::waits() {
   return waits_;
 }
 
+bool ShardPipeline::ReaderSeesPause() {
+  if (pauses_ == pauses_seen_by_reader_) {
+    return false;
+  }
+  pauses_seen_by_reader_ = pauses_;
+  return true;
+}
+
+int64_t ShardPipeline::pauses() {
+  std::unique_lock<std::mutex> lock(mu_);
+  return pauses_;
+}
+
 bool ShardPipeline::WaitRoom(int64_t oldest) {
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     if (complete_ > oldest) {
       return true;
     }
-    if (pushed_ - oldest < limit_) {
+    if (pushed_ - oldest < limit_ || ReaderSeesPause()) {
       return false;
     }
     if (!RunOne(lock) && !GrowIfStarved()) {
@@ -132,6 +152,19 @@ void ShardPipeline::WaitComplete(int64_t batch) {
       Block(lock, /*reader=*/true);
     }
   }
+}
+
+bool ShardPipeline::WaitCompleteOrPause(int64_t batch) {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (complete_ <= batch) {
+    if (ReaderSeesPause()) {
+      return false;
+    }
+    if (!RunOne(lock)) {
+      Block(lock, /*reader=*/true);
+    }
+  }
+  return true;
 }
 
 void ShardPipeline::Close() {

@@ -7,6 +7,12 @@
 // must follow the trace's order: counters, errors, decision lines. What is written therefore
 // depends neither on which thread replayed which shard nor on how far shards ran ahead.
 //
+// A step may pause part-way through its batch (it returns false): it is queued again, for the
+// same batch, and the reader's waits return so that it can write the decision lines that have
+// become final (replay/sim/simulator.cc). A shard in a storm then holds a slice of its lines,
+// not a whole batch's (a 2,048-event batch of the 16-tree trace can cover an hour of virtual
+// time and a hundred megabytes of lines).
+//
 // At most `limit()` batches are incomplete at a time: that bounds the events held in memory. A
 // thread that waits (the reader on a full window, a helper with nothing pushed) replays steps
 // itself, the oldest first: the shard the oldest batch waits for is the one worth running.
@@ -17,12 +23,12 @@
 // So the limit doubles when a thread finds nothing to replay while the window is full (every
 // shard but a lagging one has caught up), and halves after 32 batches pushed without that.
 //
-//   ShardPipeline pipeline(num_shards, window, [&](int shard, int64_t batch) { ... });
-//   helpers:    pipeline.Work();                 // returns after Close() once all is replayed
+//   ShardPipeline pipeline(num_shards, window, [&](int shard, int64_t batch) { ...; return done;
+//   }); helpers:    pipeline.Work();                 // returns after Close() once all is replayed
 //   the reader: fill slot b % window; pipeline.Push();          // b = batches pushed so far
 //               pipeline.WaitComplete(b); take batch b back;   // before its slot is refilled
 //               (or, with an adaptive limit: while pushed - oldest >= limit(),
-//                if (pipeline.WaitRoom(oldest)) take batch oldest++ back)
+//                if (pipeline.WaitRoom(oldest)) take batch oldest++ back; else write what is final)
 //               pipeline.Close(); ... pipeline.Rethrow();
 //
 // Thread safety: Push, Close and Rethrow from one thread (the reader); WaitComplete and Work
@@ -44,7 +50,9 @@ namespace replay {
 
 class ShardPipeline {
  public:
-  using Step = std::function<void(int shard, int64_t batch)>;
+  // True when the shard is done with the batch; false when it paused and is to be called again
+  // for the same batch.
+  using Step = std::function<bool(int shard, int64_t batch)>;
 
   // `start_window` (0: `window`) is the first limit; slots are needed for `window` batches.
   ShardPipeline(int shards, int64_t window, Step step, int64_t start_window = 0);
@@ -52,8 +60,9 @@ class ShardPipeline {
   int64_t window() const { return window_; }
   // The batches that may be incomplete at a time now (see the file comment).
   int64_t limit();
-  // Replays steps on the calling thread until batch `oldest` is complete (true) or the limit has
-  // grown to leave room for another batch (false).
+  // Replays steps on the calling thread until batch `oldest` is complete (true), or the limit has
+  // grown to leave room for another batch, or a step has paused since the reader's last wait
+  // returned (false). Called by the reader only.
   bool WaitRoom(int64_t oldest);
   // Times the limit grew and shrank.
   int64_t grown() const { return grown_; }
@@ -72,6 +81,11 @@ class ShardPipeline {
   void Push();
   // Replays steps on the calling thread until batch `batch` is complete.
   void WaitComplete(int64_t batch);
+  // The same, but also returns (false) once a step has paused since the reader's last wait
+  // returned. Called by the reader only.
+  bool WaitCompleteOrPause(int64_t batch);
+  // Steps that paused so far.
+  int64_t pauses();
   // No more batches: Work returns once every pushed batch is complete.
   void Close();
   // Replays steps until Close() has been called and every pushed batch is complete.
@@ -86,6 +100,8 @@ class ShardPipeline {
   bool RunOne(std::unique_lock<std::mutex>& lock);
   // Called with nothing to replay: grows the limit when the window is full. True if it grew.
   bool GrowIfStarved();
+  // True (once) when a step paused since the reader last saw one.
+  bool ReaderSeesPause();
   // changed_.wait(lock), counted and timed for the reader or for a helper.
   void Block(std::unique_lock<std::mutex>& lock, bool reader);
 
@@ -103,6 +119,8 @@ class ShardPipeline {
   std::condition_variable changed_;  // a batch pushed or completed, a step ready, closed
   int64_t pushed_ = 0;
   int64_t complete_ = 0;
+  int64_t pauses_ = 0;
+  int64_t pauses_seen_by_reader_ = 0;
   bool closed_ = false;
   std::vector<int64_t> next_;   // per shard: the next batch it replays
   std::vector<int> remaining_;  // per window slot: shards that have not replayed that batch

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <system_error>
 
 #include <tbb/global_control.h>
@@ -23,6 +24,7 @@
 #include "replay/io/parallel_for.h"
 #include "replay/io/parallel_reader.h"
 #include "replay/io/time_parse.h"
+#include "replay/sim/final_lines.h"
 #include "replay/sim/latency_histogram.h"
 #include "replay/sim/progress_bar.h"
 #include "replay/sim/replay_stats.h"
@@ -121,7 +123,7 @@ struct RoutedBatch {
   std::vector<int> route;                      // per used line: its shard or kEveryShard
   std::vector<std::vector<size_t>> routed;     // per shard: its lines, in order
   std::vector<std::vector<Outcome>> outcomes;  // per shard: per routed line
-  std::vector<ShardLog> logs;                  // per shard: lines older than last_time
+  std::vector<size_t> next;                    // per shard: its next line (a step may pause)
   bool any_event = false;
   TimeMicros last_time = 0;
   int64_t file_bytes_read = 0;
@@ -391,7 +393,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   for (RoutedBatch& b : slots) {
     b.routed.resize(static_cast<size_t>(n));
     b.outcomes.resize(static_cast<size_t>(n));
-    b.logs.resize(static_cast<size_t>(n));
+    b.next.resize(static_cast<size_t>(n));
   }
   // A batch takes the slot freed last (a slot keeps its parsed lines' storage: 1.4 KB a line),
   // so that with few batches in flight (ShardPipeline::limit) few slots are ever touched.
@@ -426,30 +428,49 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     }
   };
   // One shard's part of one batch: its events, then everything due up to the batch's last
-  // instant, so that its lines older than that instant are final and can be handed over.
+  // instant. The shard pauses once it has written `slice_lines` lines (as a slice of one thread
+  // does, below) and goes on where it was at its next step: a batch of a congested trace can
+  // cover an hour in which a shard writes a hundred megabytes of lines, which the reader can
+  // write only once every shard has got as far. At the end of a step the shard hands its final
+  // lines over (replay/sim/final_lines.h).
+  const size_t slice_lines = std::max<size_t>(options.slice_lines_per_shard, 1);
+  FinalLines final_lines(n);
   ShardPipeline pipeline(
       n, window,
       [&](int k, int64_t number) {
         RoutedBatch& b = slot(number);
         if (!b.any_event) {
-          return;
+          return true;
         }
-        engine->With(k, [&](ShardSimulator& s) {
+        return engine->With(k, [&](ShardSimulator& s) {
           engine::PhaseScope profile(engine::Phase::kSimulate);
-          const size_t events = b.routed[static_cast<size_t>(k)].size();
-          b.outcomes[static_cast<size_t>(k)].assign(events, Outcome{});
-          apply_events(k, s, b, 0, events);
-          s.AdvanceTo(b.last_time);
-          // With one batch in flight no shard runs ahead: the reader takes the lines from every
-          // shard at once when the batch is complete (taking each shard's right after its step
-          // measured 379 instead of 274 MiB peak on the 16-tree trace, 1 thread).
-          if (log != nullptr && window > 1) {
-            engine::PhaseScope output(engine::Phase::kOutput);
-            s.log().TakeBefore(b.last_time, b.logs[static_cast<size_t>(k)]);
+          const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
+          const size_t max_lines = s.log().size() + slice_lines;
+          size_t& next = b.next[static_cast<size_t>(k)];
+          bool done = true;
+          for (; next < mine.size(); ++next) {
+            if (!s.AdvanceWithin(b.lines[mine[next]].event.time, max_lines)) {
+              done = false;
+              break;
+            }
+            apply_events(k, s, b, next, next + 1);
           }
+          done = done && s.AdvanceWithin(b.last_time, max_lines);
+          if (log != nullptr) {
+            engine::PhaseScope output(engine::Phase::kOutput);
+            final_lines.HandOver(k, s.log(), done ? b.last_time : s.now());
+          }
+          return done;
         });
       },
       std::min<int64_t>(window, kStartWindowBatches));
+  // The decision lines every shard has made final, written (pipelined batches).
+  const bool sliced = window == 1 && !options.strict;
+  auto write_final = [&] {
+    if (log != nullptr && final_lines.TakeFinal(flushed_)) {
+      WriteLines(flushed_);
+    }
+  };
   // A complete batch back in trace order: the counters and errors, then its decision lines.
   auto finish_batch = [&](RoutedBatch& b) {
     std::vector<size_t> cursor(static_cast<size_t>(n), 0);
@@ -486,10 +507,10 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
         stopped = options.strict;
       }
     }
-    if (b.any_event && window > 1) {
-      WriteLines(b.logs);
-    } else if (b.any_event) {
+    if (b.any_event && sliced) {
       FlushLines(b.last_time);
+    } else if (b.any_event) {
+      write_final();  // at least the lines before b.last_time: every shard got there
     }
     progress.Show(b.file_bytes_read, report.events_read, b.last_time, false);
   };
@@ -501,16 +522,11 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   // cycle) and spans `slice_step`, which adapts as the drain below does. The same decisions as
   // one step per batch: advancing in steps ends where one call would (ShardSimulator::AdvanceTo),
   // and each event is still applied after everything due before it.
-  const bool sliced = window == 1 && !options.strict;
   TimeMicros slice_step = kTailStepMin;
   std::vector<size_t> slice_next(static_cast<size_t>(n));        // per shard: its next event
   std::vector<TimeMicros> slice_paused(static_cast<size_t>(n));  // per shard: where, or kNever
-  const size_t slice_lines = std::max<size_t>(options.slice_lines_per_shard, 1);
   auto replay_sliced = [&](RoutedBatch& b) {
     std::fill(slice_next.begin(), slice_next.end(), 0);
-    for (int k = 0; k < n; ++k) {
-      b.outcomes[static_cast<size_t>(k)].assign(b.routed[static_cast<size_t>(k)].size(), Outcome{});
-    }
     while (true) {
       TimeMicros first = kNever;
       for (int k = 0; k < n; ++k) {
@@ -573,6 +589,8 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
         if (pipeline.WaitRoom(finished)) {
           finish_batch(slot(finished));
           release_slot(finished++);
+        } else {
+          write_final();  // a step paused: its lines may be final now
         }
         continue;
       }
@@ -621,6 +639,11 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       b.last_time = last_time;
       b.file_bytes_read = reader.file_bytes_read();
+      for (int k = 0; k < n; ++k) {
+        b.outcomes[static_cast<size_t>(k)].assign(b.routed[static_cast<size_t>(k)].size(),
+                                                  Outcome{});
+        b.next[static_cast<size_t>(k)] = 0;
+      }
       if (sliced) {
         if (b.any_event) {
           replay_sliced(b);
@@ -639,9 +662,17 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     }
     pipeline.Close();
     while (finished < pushed) {
-      pipeline.WaitComplete(finished);
-      finish_batch(slot(finished));
-      release_slot(finished++);
+      if (pipeline.WaitCompleteOrPause(finished)) {
+        finish_batch(slot(finished));
+        release_slot(finished++);
+      } else {
+        write_final();
+      }
+    }
+    // Every shard got to the last batch's instant, and every line handed over is before it:
+    // the lines still in the shards (FlushLines below) come after all of them.
+    if (!final_lines.empty()) {
+      throw std::logic_error("decision lines handed over after the last batch");
     }
   };
   std::exception_ptr failure;
@@ -669,6 +700,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     report.pipeline.helper_wait_seconds = static_cast<double>(waits.helper_nanos) / 1e9;
     report.pipeline.window_grown = pipeline.grown();
     report.pipeline.window_shrunk = pipeline.shrunk();
+    report.pipeline.steps_paused = pipeline.pauses();
   }
   if (trace_planner.has_value() && !report.interrupted) {
     // Every line was read (an interrupted replay is incomplete whatever its plan, and is kept).

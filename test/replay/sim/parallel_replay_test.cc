@@ -105,13 +105,25 @@ TEST_F(ParallelReplayTest, OneThreadPausesAShardThatWritesManyLinesInASlice) {
   // of the instant it paused at (not yet final).
   EXPECT_GT(whole.largest_flush, 2000U);
   EXPECT_LE(paused.largest_flush, 200U) << whole.largest_flush << " lines without pauses";
+  // Two threads, batches in flight: a step pauses where a slice would and hands its lines over
+  // (replay/sim/final_lines.h), so the writer holds about as few lines as one thread does.
+  // One batch (2 may be in flight, so the batch is a pipeline step, not sliced).
+  ReplayRun steps_paused = Replay(burst, 2, 1'000'000, 2'000'000);
+  EXPECT_EQ(steps_paused.decisions, steps.decisions);
+  EXPECT_EQ(steps_paused.report_json, steps.report_json);
+  // How many lines wait for the writer depends on when the reader's thread runs: what is
+  // asserted is that the steps paused (each hands its lines over) and the bytes are the same.
+  EXPECT_GE(steps_paused.report.pipeline.steps_paused, 5);
   // Many shards, each pausing on its own: the same bytes.
   Trace trees = ManyTrees(12, 60, /*ties=*/true);
   ReplayRun trees_paused = Replay(trees, 1, 1'000'000);
+  ReplayRun trees_steps_paused = Replay(trees, 2, 64);
   slice_lines_per_shard_ = SimulatorOptions{}.slice_lines_per_shard;
   ReplayRun trees_steps = Replay(trees, 2, 16);
   EXPECT_EQ(trees_paused.decisions, trees_steps.decisions);
   EXPECT_EQ(trees_paused.report_json, trees_steps.report_json);
+  EXPECT_EQ(trees_steps_paused.decisions, trees_steps.decisions);
+  EXPECT_EQ(trees_steps_paused.report_json, trees_steps.report_json);
 }
 
 TEST_F(ParallelReplayTest, SingleDeepTreeGivesTheSameBytesWithAnyThreadCount) {

@@ -98,6 +98,32 @@ TEST(ShardLogTest, NothingBeforeTheTimeTakesNothing) {
 
 // MergeByTime against a stable sort of every line by time, shard by shard: the order
 // decisions.jsonl has (time, shard, order in the shard), on random logs with many equal times.
+// Append moves every line after the log's own, into an empty log by trading chunks and into a
+// non-empty one by copying; the source is left empty and usable.
+TEST(ShardLogTest, AppendKeepsEveryLineInOrderAndEmptiesTheSource) {
+  std::mt19937 random(11);
+  ShardLog into;
+  ShardLog from;
+  std::vector<std::pair<int64_t, std::string>> expected;
+  int64_t time = 0;
+  for (int round = 0; round < 6; ++round) {
+    const int lines = round == 2 ? 0 : 1 + static_cast<int>(random() % 3000);
+    for (int i = 0; i < lines; ++i) {
+      time += static_cast<int64_t>(random() % 2);
+      std::string text = LineText(random, time);
+      from.Write(time, text);
+      expected.emplace_back(time, std::move(text));
+    }
+    into.Append(from);
+    EXPECT_EQ(from.size(), 0u);
+    ASSERT_EQ(into.size(), expected.size()) << "round " << round;
+  }
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_EQ(into.Time(i), expected[i].first) << i;
+    ASSERT_EQ(into.Line(i), expected[i].second) << i;
+  }
+}
+
 TEST(ShardLogTest, MergeByTimeGivesTheStableSortsOrder) {
   for (uint32_t seed = 1; seed <= 30; ++seed) {
     std::mt19937 rng(seed);

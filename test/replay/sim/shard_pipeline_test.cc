@@ -48,6 +48,7 @@ std::vector<std::unique_ptr<Record>> Drive(int shards, int64_t batches, int help
     r.batches.push_back(b);
     r.running.fetch_sub(1);
     r.replayed.fetch_add(1);
+    return true;
   });
   std::vector<std::thread> threads;
   threads.reserve(static_cast<size_t>(helpers));
@@ -106,6 +107,7 @@ TEST(ShardPipeline, AStepThatThrowsReachesTheReader) {
     if (k == 1 && b == 2) {
       throw std::runtime_error("step failed");
     }
+    return true;
   });
   std::thread helper([&] { pipeline.Work(); });
   for (int64_t b = 0; b < 6; ++b) {
@@ -136,6 +138,7 @@ TEST(ShardPipeline, TheLimitGrowsForALaggingShardAndShrinksWithoutOne) {
           std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
         seen[static_cast<size_t>(k)].push_back(b);
+        return true;
       },
       1);
   ASSERT_EQ(pipeline.limit(), 1);
@@ -184,6 +187,71 @@ TEST(ShardPipeline, TheLimitGrowsForALaggingShardAndShrinksWithoutOne) {
       ASSERT_EQ(batches[i], static_cast<int64_t>(i));
     }
   }
+}
+
+// A step that pauses (returns false) is called again for the same batch before the shard's
+// next batch, never at the same time as another step of its shard; the batch is complete only
+// after its last call. The reader's waits return after a pause (to write what is final then):
+// WaitCompleteOrPause gives false at least once per pause it did not see.
+TEST(ShardPipeline, APausedStepGoesOnWithTheSameBatch) {
+  constexpr int kShards = 5;
+  constexpr int64_t kBatches = 60;
+  constexpr int64_t kWindow = 4;
+  std::vector<std::unique_ptr<Record>> records;
+  std::vector<std::vector<int>> calls(kShards, std::vector<int>(kBatches, 0));
+  for (int k = 0; k < kShards; ++k) {
+    records.push_back(std::make_unique<Record>());
+  }
+  // Shard k pauses (k + b) % 3 times in batch b before it is done.
+  ShardPipeline pipeline(kShards, kWindow, [&](int k, int64_t b) {
+    Record& r = *records[static_cast<size_t>(k)];
+    if (r.running.fetch_add(1) != 0) {
+      r.overlapped = true;
+    }
+    r.batches.push_back(b);
+    const int call = ++calls[static_cast<size_t>(k)][static_cast<size_t>(b)];
+    const bool done = call > (k + b) % 3;
+    r.running.fetch_sub(1);
+    if (done) {
+      r.replayed.fetch_add(1);
+    }
+    return done;
+  });
+  std::thread helper([&] { pipeline.Work(); });
+  int64_t taken = 0;
+  int64_t returns_on_pause = 0;
+  auto wait = [&](int64_t batch) {
+    while (!pipeline.WaitCompleteOrPause(batch)) {
+      ++returns_on_pause;
+    }
+    for (const auto& r : records) {
+      EXPECT_GT(r->replayed.load(), batch);
+    }
+  };
+  for (int64_t b = 0; b < kBatches; ++b) {
+    if (b - taken == kWindow) {
+      wait(taken++);
+    }
+    pipeline.Push();
+  }
+  pipeline.Close();
+  wait(kBatches - 1);
+  helper.join();
+  int64_t pauses = 0;
+  for (int k = 0; k < kShards; ++k) {
+    const Record& r = *records[static_cast<size_t>(k)];
+    EXPECT_FALSE(r.overlapped) << "shard " << k;
+    std::vector<int64_t> expected;
+    for (int64_t b = 0; b < kBatches; ++b) {
+      const int64_t paused = (k + b) % 3;
+      pauses += paused;
+      expected.insert(expected.end(), static_cast<size_t>(paused + 1), b);
+    }
+    EXPECT_EQ(r.batches, expected) << "shard " << k;
+  }
+  EXPECT_EQ(pipeline.pauses(), pauses);
+  EXPECT_GT(returns_on_pause, 0);
+  EXPECT_LE(returns_on_pause, pauses);
 }
 
 // The waits --profile reports: a helper with nothing pushed blocks, counted as it begins and
