@@ -65,10 +65,10 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
   const auto fill = [&list](Entry& entry) -> Entry& {
     std::swap(entry.list, list);
     entry.invalid_resources = !ValidateResources(entry.list).empty();
-    entry.canonical_version = kNoVersion;  // entry.canonical keeps its storage for the store
-    // The requests point into the list the caller now has: rebuilt before they are read, into
-    // the storage they keep.
-    entry.requests_built = false;
+    // entry.canonical and entry.requests keep their storage for the store, which works both out
+    // again for this list before reading them: a canonical_version that matches no configuration
+    // makes it (WorkloadStore::Add).
+    entry.canonical_version = kNoVersion;
     return entry;
   };
   if (spares_.empty()) {

@@ -46,7 +46,9 @@ class PodSetPool {
     uint64_t canonical_version = kNoVersion;
     // The requests of a Workload with this list and no reclaimable pods, built by the store under
     // `canonical_version` and shared by such Workloads (Workload::pod_sets). Only meaningful while
-    // `requests_built`: a recycled entry keeps the storage of an earlier list's requests.
+    // `requests_built`, which the store clears whenever it works `canonical` out (a new
+    // configuration, or a recycled entry: Intern leaves its canonical_version matching none); a
+    // recycled entry keeps the storage of an earlier list's requests.
     PodSetRequestList requests;
     bool requests_built = false;
   };

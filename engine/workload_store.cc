@@ -19,9 +19,7 @@ namespace {
 // being left out.
 static_assert(sizeof(Workload) == 264, "a Workload field was added: reset it below");
 void ResetKeepingStorage(Workload& w) {
-  if (w.pod_sets.use_count() > 1) {
-    w.pod_sets = PodSetRequestList{};
-  }
+  w.pod_sets.ReleaseIfShared();
   w.id = {};
   w.key.clear();
   w.spec = nullptr;
@@ -158,9 +156,7 @@ void WorkloadStore::BuildRequests(const WorkloadSpec& spec,
   // Every field of every element is written: the elements of a recycled list (a Workload's
   // after Erase, a pooled entry's) keep their vectors' storage. A list shared with other
   // Workloads is let go, not copied.
-  if (list.use_count() > 1) {
-    list = PodSetRequestList{};
-  }
+  list.ReleaseIfShared();
   std::vector<PodSetRequest>& requests = list.Mutable();
   requests.resize(spec.pod_sets.size());
   for (size_t i = 0; i < spec.pod_sets.size(); ++i) {

@@ -89,6 +89,13 @@ class CowVector {
     return own.erase(own.begin() + from, own.begin() + to);
   }
   iterator erase(const_iterator at) { return erase(at, at + 1); }
+  // Lets go of a shared buffer and leaves an owned one as it is, elements and all: for a caller
+  // about to overwrite every element, whose strings and vectors keep their storage.
+  void ReleaseIfShared() {
+    if (data_ != nullptr && data_.use_count() != 1) {
+      data_.reset();
+    }
+  }
   // Keeps an owned buffer's storage; lets go of a shared one.
   void clear() {
     if (data_ != nullptr && data_.use_count() == 1) {

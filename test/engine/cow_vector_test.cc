@@ -98,5 +98,25 @@ TEST(CowVectorTest, AMovedFromListIsEmptyAndTheBufferMovesWithIt) {
   EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the documented moved-from state
 }
 
+// ReleaseIfShared, for a caller that overwrites every element: an owned buffer stays with its
+// elements (their storage reused), a shared one is let go and the other holder keeps it.
+TEST(CowVectorTest, ReleaseIfSharedKeepsAnOwnedBufferAndLetsGoOfASharedOne) {
+  Strings owned{"a", "b"};
+  const std::string* buffer = owned.data();
+  owned.ReleaseIfShared();
+  EXPECT_EQ(owned.data(), buffer);
+  EXPECT_EQ(owned.view(), (std::vector<std::string>{"a", "b"}));
+  Strings shared = owned;
+  ASSERT_TRUE(shared.SharesWith(owned));
+  shared.ReleaseIfShared();
+  EXPECT_TRUE(shared.empty());
+  EXPECT_EQ(shared.use_count(), 0);
+  EXPECT_EQ(owned.data(), buffer);
+  EXPECT_EQ(owned.use_count(), 1);
+  Strings empty;
+  empty.ReleaseIfShared();
+  EXPECT_TRUE(empty.empty());
+}
+
 }  // namespace
 }  // namespace engine
