@@ -91,9 +91,10 @@ std::string FormatProfileTable(const ProfileReport& p) {
     out += fmt::format(
         "pipeline: {} batches; the reader blocked {} times, {:.3f} s, waiting for the slowest "
         "shard; helpers blocked {} times, {:.3f} s, with no step ready; window grown {} times, "
-        "shrunk {}; steps paused {} times\n",
+        "shrunk {}; steps paused {} times; at most {} decision lines waited for the slowest "
+        "shard\n",
         w.batches, w.reader_waits, w.reader_wait_seconds, w.helper_waits, w.helper_wait_seconds,
-        w.window_grown, w.window_shrunk, w.steps_paused);
+        w.window_grown, w.window_shrunk, w.steps_paused, w.lines_waiting_peak);
   }
   return out;
 }
@@ -144,6 +145,8 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
     w.RoundedNumber(p.pipeline.helper_wait_seconds);
     w.Key("helperWaits");
     w.Int(p.pipeline.helper_waits);
+    w.Key("linesWaitingPeak");
+    w.Int(p.pipeline.lines_waiting_peak);
     w.Key("readerWaitSeconds");
     w.RoundedNumber(p.pipeline.reader_wait_seconds);
     w.Key("readerWaits");

@@ -44,6 +44,7 @@ bool FinalLines::TakeFinal(std::vector<ShardLog>& taken) {
   }
   taken_before_ = frontier;
   taken.resize(shards_.size());
+  size_t waiting = 0;
   for (size_t k = 0; k < shards_.size(); ++k) {
     Shard& s = *shards_[k];
     {
@@ -57,7 +58,9 @@ bool FinalLines::TakeFinal(std::vector<ShardLog>& taken) {
       s.queued.clear();
     }
     s.waiting.TakeBefore(frontier, taken[k]);
+    waiting += s.waiting.size();
   }
+  peak_waiting_ = std::max(peak_waiting_, waiting);
   return true;
 }
 

@@ -42,6 +42,9 @@ class FinalLines {
   bool TakeFinal(std::vector<ShardLog>& taken);
   // No line is waiting (handed over and not taken).
   bool empty();
+  // The most lines left waiting after a take (handed over, at or after the frontier): what the
+  // shards that ran ahead of the slowest one held (writer only).
+  size_t peak_waiting() const { return peak_waiting_; }
 
  private:
   // The most emptied logs a shard keeps for its next hand-overs (each keeps its first chunks).
@@ -56,6 +59,7 @@ class FinalLines {
   };
   std::vector<std::unique_ptr<Shard>> shards_;
   int64_t taken_before_;
+  size_t peak_waiting_ = 0;
 };
 
 }  // namespace replay

@@ -125,9 +125,10 @@ struct PipelineWaits {
   double reader_wait_seconds = 0;
   int64_t helper_waits = 0;
   double helper_wait_seconds = 0;
-  int64_t window_grown = 0;   // times the window's limit doubled (a lagging shard)
-  int64_t window_shrunk = 0;  // and halved again
-  int64_t steps_paused = 0;   // steps that paused at their line limit and went on later
+  int64_t window_grown = 0;        // times the window's limit doubled (a lagging shard)
+  int64_t window_shrunk = 0;       // and halved again
+  int64_t steps_paused = 0;        // steps that paused at their line limit and went on later
+  int64_t lines_waiting_peak = 0;  // most decision lines held for the slowest shard (FinalLines)
 };
 
 // `tally replay --profile` (docs/replay.md, "Where the time goes"): the CPU time by phase of

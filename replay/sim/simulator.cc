@@ -701,6 +701,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     report.pipeline.window_grown = pipeline.grown();
     report.pipeline.window_shrunk = pipeline.shrunk();
     report.pipeline.steps_paused = pipeline.pauses();
+    report.pipeline.lines_waiting_peak = static_cast<int64_t>(final_lines.peak_waiting());
   }
   if (trace_planner.has_value() && !report.interrupted) {
     // Every line was read (an interrupted replay is incomplete whatever its plan, and is kept).

@@ -52,7 +52,7 @@ cmp "${tmp}/plain/decisions.jsonl" "${tmp}/two/decisions.jsonl" ||
 grep -q '^pipeline: [1-9][0-9]* batches; the reader blocked [0-9]* times' "${tmp}/two.stderr" ||
   fail "2 threads: no pipeline line"
 for key in batches readerWaits readerWaitSeconds helperWaits helperWaitSeconds windowGrown \
-  windowShrunk stepsPaused; do
+  windowShrunk stepsPaused linesWaitingPeak; do
   grep -q "\"${key}\"" "${tmp}/two/report.json" || fail "2 threads: report.json: no ${key}"
 done
 echo "replay --profile: phases, counts, pipeline waits and unchanged outputs checked"
