@@ -34,7 +34,7 @@ void ShardLog::Write(int64_t time, std::string_view line) {
   ends_.push_back(static_cast<uint32_t>(used_));
 }
 
-std::string_view ShardLog::Line(size_t i) const {
+std::string_view ShardLog::LineAt(size_t i) const {
   // The chunk holding line i: the last one whose first line is at most i.
   const size_t chunk =
       static_cast<size_t>(std::upper_bound(firsts_.begin(), firsts_.end(), i) - firsts_.begin())
@@ -44,6 +44,7 @@ std::string_view ShardLog::Line(size_t i) const {
 }
 
 void ShardLog::Clear() {
+  head_ = 0;
   times_.clear();
   ends_.clear();
   firsts_.clear();
@@ -60,24 +61,57 @@ void ShardLog::Clear() {
 
 void ShardLog::TakeBefore(int64_t time, ShardLog& out) {
   out.Clear();
-  const size_t n =
-      static_cast<size_t>(std::lower_bound(times_.begin(), times_.end(), time) - times_.begin());
+  const auto live = times_.begin() + static_cast<std::ptrdiff_t>(head_);
+  const size_t n = static_cast<size_t>(std::lower_bound(live, times_.end(), time) - live);
   if (n == 0) {
     return;
   }
-  // Every line goes to `out` with this log's chunks, and this log continues in `out`'s emptied
+  if (n < size() - n) {
+    // Few lines go, many stay: copy out the few.
+    for (size_t i = 0; i < n; ++i) {
+      out.Write(Time(i), Line(i));
+    }
+    DropFront(n);
+    return;
+  }
+  // Most lines go to `out` with this log's chunks, and this log continues in `out`'s emptied
   // ones. The lines kept (those at `time` or later: usually none or a few) are copied back.
   std::swap(*this, out);
-  for (size_t i = n; i < out.size(); ++i) {
-    Write(out.times_[i], out.Line(i));
+  const size_t first_kept = out.head_ + n;
+  for (size_t i = first_kept; i < out.ends_.size(); ++i) {
+    Write(out.times_[i], out.LineAt(i));
   }
-  out.times_.resize(n);
-  out.ends_.resize(n);
-  while (out.firsts_.back() >= n) {  // chunks holding only kept lines: spare in `out` now
+  out.times_.resize(first_kept);
+  out.ends_.resize(first_kept);
+  while (out.firsts_.back() >= first_kept) {  // chunks holding only kept lines: spare in `out`
     out.firsts_.pop_back();
   }
   out.active_ = out.firsts_.size();
   out.used_ = out.ends_.back();
+}
+
+void ShardLog::DropFront(size_t n) {
+  head_ += n;
+  // A chunk whose lines are all dropped (the next chunk starts at or before the head) becomes
+  // the first spare: the chunks in use move down by one.
+  while (firsts_.size() > 1 && firsts_[1] <= head_) {
+    std::rotate(chunks_.begin(), chunks_.begin() + 1,
+                chunks_.begin() + static_cast<std::ptrdiff_t>(active_));
+    --active_;
+    firsts_.erase(firsts_.begin());
+  }
+  // The index of dropped lines goes once it outweighs the live lines; the first chunk's dropped
+  // lines stay (a line's start is where the line before it in its chunk ends).
+  const size_t dead = firsts_.front();
+  if (dead > 4096 && dead >= size()) {
+    const auto cut = static_cast<std::ptrdiff_t>(dead);
+    times_.erase(times_.begin(), times_.begin() + cut);
+    ends_.erase(ends_.begin(), ends_.begin() + cut);
+    for (size_t& first : firsts_) {
+      first -= dead;
+    }
+    head_ -= dead;
+  }
 }
 
 void ShardLog::Append(ShardLog& from) {

@@ -31,12 +31,15 @@ namespace replay {
 class ShardLog {
  public:
   void Write(int64_t time, std::string_view line);
-  size_t size() const { return ends_.size(); }
-  int64_t Time(size_t i) const { return times_[i]; }
-  std::string_view Line(size_t i) const;
-  // Moves the lines older than `time` into `out`, whose lines are dropped first. The two logs
-  // trade chunks: a log taken every batch into the same `out` keeps reusing chunks already
-  // faulted in.
+  size_t size() const { return ends_.size() - head_; }
+  int64_t Time(size_t i) const { return times_[head_ + i]; }
+  std::string_view Line(size_t i) const { return LineAt(head_ + i); }
+  // Moves the lines older than `time` into `out`, whose lines are dropped first. When most lines
+  // go, the two logs trade chunks (a log taken every batch into the same `out` keeps reusing
+  // chunks already faulted in) and the few kept are copied back; when few go, they are copied
+  // into `out` and dropped from the front of this log. Either way the copy is at most the lines
+  // taken: a log that holds many lines past `time` (a shard ahead of the slowest one,
+  // final_lines.h) is not copied again at every take.
   void TakeBefore(int64_t time, ShardLog& out);
   // Moves every line of `from` after this log's lines (their times must not be earlier) and
   // leaves `from` empty. Into an empty log the two trade chunks; otherwise the lines are copied.
@@ -57,13 +60,19 @@ class ShardLog {
   // Makes chunks_[active_] (reused when large enough, else a new one) the one written to, with
   // room for `bytes`.
   void StartChunk(size_t bytes);
+  // Line number `i` counted from the first line ever written since the log was last emptied.
+  std::string_view LineAt(size_t i) const;
+  // Drops the first `n` lines (fewer than size()): chunks left with none become spares, and the
+  // per-line index sheds its dropped part once that is larger than what is live.
+  void DropFront(size_t n);
 
   std::vector<Chunk> chunks_;  // [0, active_) hold lines; the rest are spare
   size_t active_ = 0;
+  size_t head_ = 0;             // lines before it are dropped (DropFront)
   size_t used_ = 0;             // bytes written into chunks_[active_ - 1]
-  std::vector<int64_t> times_;  // per line
+  std::vector<int64_t> times_;  // per line, dropped ones included
   std::vector<uint32_t> ends_;  // per line: where it ends in its chunk
-  std::vector<size_t> firsts_;  // per chunk in use: its first line
+  std::vector<size_t> firsts_;  // per chunk in use: its first line (the first may be dropped)
 };
 
 // Calls `write(line)` for every line of `logs` (each in time order) in the order (time, index of

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <random>
 #include <string>
 #include <string_view>
@@ -98,6 +99,55 @@ TEST(ShardLogTest, NothingBeforeTheTimeTakesNothing) {
 
 // MergeByTime against a stable sort of every line by time, shard by shard: the order
 // decisions.jsonl has (time, shard, order in the shard), on random logs with many equal times.
+// A log that holds many lines past each take (a shard ahead of the slowest one) gives away a
+// few at a time from its front: the lines taken and kept stay exact through chunks emptied and
+// reused and the per-line index shedding its dropped part, and writing goes on behind them.
+TEST(ShardLogTest, TakesOfAFewLinesFromALongLogDropItsFront) {
+  std::mt19937 random(7);
+  ShardLog log;
+  ShardLog taken;
+  std::deque<std::pair<int64_t, std::string>> pending;
+  int64_t now = 0;
+  int64_t n = 0;
+  size_t lines_taken = 0;
+  for (int round = 0; round < 400; ++round) {
+    const int writes = static_cast<int>(random() % 600);
+    for (int i = 0; i < writes; ++i) {
+      now += static_cast<int64_t>(random() % 2);
+      std::string text = LineText(random, n++);
+      log.Write(now, text);
+      pending.emplace_back(now, std::move(text));
+    }
+    if (pending.empty()) {
+      continue;
+    }
+    // Before a time among the first fifth of what is held: few lines go, most stay.
+    const int64_t before = pending[random() % (pending.size() / 5 + 1)].first;
+    log.TakeBefore(before, taken);
+    size_t expected = 0;
+    while (expected < pending.size() && pending[expected].first < before) {
+      ++expected;
+    }
+    ASSERT_EQ(taken.size(), expected) << "round " << round;
+    for (size_t i = 0; i < expected; ++i) {
+      ASSERT_EQ(taken.Time(i), pending[i].first);
+      ASSERT_EQ(taken.Line(i), pending[i].second) << "round " << round << " line " << i;
+    }
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(expected));
+    lines_taken += expected;
+    ASSERT_EQ(log.size(), pending.size()) << "round " << round;
+    for (size_t i = 0; i < pending.size(); i += 1 + pending.size() / 50) {
+      ASSERT_EQ(log.Time(i), pending[i].first) << "round " << round;
+      ASSERT_EQ(log.Line(i), pending[i].second) << "round " << round << " line " << i;
+    }
+  }
+  EXPECT_GT(lines_taken, 30'000U);
+  EXPECT_GT(pending.size(), 1'000U);  // the log held many lines all along
+  for (size_t i = 0; i < pending.size(); ++i) {
+    ASSERT_EQ(log.Line(i), pending[i].second) << i;
+  }
+}
+
 // Append moves every line after the log's own, into an empty log by trading chunks and into a
 // non-empty one by copying; the source is left empty and usable.
 TEST(ShardLogTest, AppendKeepsEveryLineInOrderAndEmptiesTheSource) {
