@@ -3,6 +3,12 @@
 // between two flushes. Against the previous design, measured in the same run: one std::string
 // the lines were appended to, moved out and freed at every take (a fresh string per flush, so
 // its growth by doubling faulted in new pages each time).
+//
+// Two more cases of a replay on several threads and on one:
+// - BM_ShardLog_TakeAFewFromALongLog: a shard far ahead of the slowest one holds many lines past
+//   the frontier and gives away 1,024 at a time from its front (final_lines.h). The cost of a take
+//   must not grow with the lines held (before 95f6012 every take copied all of them back).
+// - BM_MergeByTime: the writer merges the lines of 20 shards (the moderate trace's trees) by time.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -86,8 +92,56 @@ void BM_StringLog_WriteThenTake(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * lines);
 }
 
+void BM_ShardLog_TakeAFewFromALongLog(benchmark::State& state) {
+  const auto held = static_cast<int64_t>(state.range(0));
+  constexpr int64_t kTaken = 1'024;
+  const std::string line = Line(12345);
+  replay::ShardLog log;
+  replay::ShardLog taken;
+  int64_t now = 0;
+  for (; now < held; ++now) {
+    log.Write(now, line);
+  }
+  int64_t frontier = 0;
+  for (auto _ : state) {
+    for (int64_t i = 0; i < kTaken; ++i) {
+      log.Write(now++, line);
+    }
+    frontier += kTaken;
+    log.TakeBefore(frontier, taken);
+    size_t bytes = 0;
+    for (size_t i = 0; i < taken.size(); ++i) {
+      bytes += taken.Line(i).size();
+    }
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.SetItemsProcessed(state.iterations() * kTaken);
+}
+
+void BM_MergeByTime(benchmark::State& state) {
+  const auto lines_per_log = static_cast<int64_t>(state.range(0));
+  constexpr size_t kLogs = 20;
+  const std::string line = Line(12345);
+  std::vector<replay::ShardLog> logs(kLogs);
+  for (size_t k = 0; k < kLogs; ++k) {
+    for (int64_t i = 0; i < lines_per_log; ++i) {
+      // Runs of a few lines per shard, interleaved, as the shards' decisions are.
+      logs[k].Write(i / 4 * 4 + static_cast<int64_t>(k % 4), line);
+    }
+  }
+  std::vector<replay::MergeHead> heads;
+  for (auto _ : state) {
+    size_t bytes = 0;
+    replay::MergeByTime(logs, heads, [&](std::string_view l) { bytes += l.size(); });
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.SetItemsProcessed(state.iterations() * lines_per_log * static_cast<int64_t>(kLogs));
+}
+
 BENCHMARK(BM_ShardLog_WriteThenTake)->Arg(2'048)->Arg(65'536)->Arg(524'288);
 BENCHMARK(BM_StringLog_WriteThenTake)->Arg(2'048)->Arg(65'536)->Arg(524'288);
+BENCHMARK(BM_ShardLog_TakeAFewFromALongLog)->Arg(16'384)->Arg(524'288);
+BENCHMARK(BM_MergeByTime)->Arg(1'024);
 
 }  // namespace
 

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,8 @@ class ShardLog {
   void Write(int64_t time, std::string_view line);
   size_t size() const { return ends_.size() - head_; }
   int64_t Time(size_t i) const { return times_[head_ + i]; }
+  // Every line's time, in order: Times()[i] == Time(i).
+  std::span<const int64_t> Times() const { return {times_.data() + head_, size()}; }
   std::string_view Line(size_t i) const { return LineAt(head_ + i); }
   // Moves the lines older than `time` into `out`, whose lines are dropped first. When most lines
   // go, the two logs trade chunks (a log taken every batch into the same `out` keeps reusing
@@ -75,6 +78,14 @@ class ShardLog {
   std::vector<size_t> firsts_;  // per chunk in use: its first line (the first may be dropped)
 };
 
+// MergeByTime's place in one log: its live lines' times, how many, and the next one to write.
+// Read once per merge: the merge's scan over every log at every run reads only these.
+struct MergeHead {
+  const int64_t* times = nullptr;
+  size_t size = 0;
+  size_t next = 0;
+};
+
 // Calls `write(line)` for every line of `logs` (each in time order) in the order (time, index of
 // the log, order in the log): the shards' lines merged as decisions.jsonl has them. A merge run
 // by run: the earliest head (ties to the lower log) is written with every line after it that
@@ -82,38 +93,47 @@ class ShardLog {
 // same order, with a temporary buffer as large as the lines' index at every write (1.3 % of the
 // 16-tree trace). `heads` is scratch space, kept by the caller from one merge to the next.
 template <typename Write>
-void MergeByTime(const std::vector<ShardLog>& logs, std::vector<size_t>& heads, Write&& write) {
+void MergeByTime(const std::vector<ShardLog>& logs, std::vector<MergeHead>& heads, Write&& write) {
   constexpr size_t kNone = static_cast<size_t>(-1);
-  heads.assign(logs.size(), 0);
+  heads.resize(logs.size());
+  for (size_t k = 0; k < logs.size(); ++k) {
+    heads[k] = MergeHead{logs[k].Times().data(), logs[k].size(), 0};
+  }
   while (true) {
     size_t first = kNone;
     size_t second = kNone;
-    for (size_t k = 0; k < logs.size(); ++k) {
-      if (heads[k] == logs[k].size()) {
+    int64_t first_time = 0;
+    int64_t second_time = 0;
+    for (size_t k = 0; k < heads.size(); ++k) {
+      const MergeHead& h = heads[k];
+      if (h.next == h.size) {
         continue;
       }
-      const int64_t time = logs[k].Time(heads[k]);
-      if (first == kNone || time < logs[first].Time(heads[first])) {
+      const int64_t time = h.times[h.next];
+      if (first == kNone || time < first_time) {
         second = first;
+        second_time = first_time;
         first = k;
-      } else if (second == kNone || time < logs[second].Time(heads[second])) {
+        first_time = time;
+      } else if (second == kNone || time < second_time) {
         second = k;
+        second_time = time;
       }
     }
     if (first == kNone) {
       return;
     }
     const ShardLog& from = logs[first];
+    MergeHead& h = heads[first];
     // Lines of `first` at the second head's instant go first only when `first` is the lower.
     const bool last_log = second == kNone;
-    const int64_t until = last_log ? 0 : logs[second].Time(heads[second]);
     const bool ties_first = last_log || first < second;
-    size_t& i = heads[first];
     do {
-      write(from.Line(i));
-      ++i;
-    } while (i < from.size()
-             && (last_log || from.Time(i) < until || (ties_first && from.Time(i) == until)));
+      write(from.Line(h.next));
+      ++h.next;
+    } while (h.next < h.size
+             && (last_log || h.times[h.next] < second_time
+                 || (ties_first && h.times[h.next] == second_time)));
   }
 }
 
