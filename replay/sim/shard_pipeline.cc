@@ -145,16 +145,7 @@ bool ShardPipeline::WaitRoom(int64_t oldest) {
   }
 }
 
-void ShardPipeline::WaitComplete(int64_t batch) {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (complete_ <= batch) {
-    if (!RunOne(lock)) {
-      Block(lock, /*reader=*/true);
-    }
-  }
-}
-
-bool ShardPipeline::WaitCompleteOrPause(int64_t batch) {
+bool ShardPipeline::WaitComplete(int64_t batch) {
   std::unique_lock<std::mutex> lock(mu_);
   while (complete_ <= batch) {
     if (ReaderSeesPause()) {

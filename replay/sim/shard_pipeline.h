@@ -24,15 +24,16 @@
 // shard but a lagging one has caught up), and halves after 32 batches pushed without that.
 //
 //   ShardPipeline pipeline(num_shards, window, [&](int shard, int64_t batch) { ...; return done;
-//   }); helpers:    pipeline.Work();                 // returns after Close() once all is replayed
-//   the reader: fill slot b % window; pipeline.Push();          // b = batches pushed so far
-//               pipeline.WaitComplete(b); take batch b back;   // before its slot is refilled
+//   }); helpers:    pipeline.Work();                       // returns after Close() once all is
+//   replayed the reader: fill slot b % window; pipeline.Push();          // b = batches pushed so
+//   far
+//               while (!pipeline.WaitComplete(b)) write what is final; take batch b back;
 //               (or, with an adaptive limit: while pushed - oldest >= limit(),
 //                if (pipeline.WaitRoom(oldest)) take batch oldest++ back; else write what is final)
 //               pipeline.Close(); ... pipeline.Rethrow();
 //
-// Thread safety: Push, Close and Rethrow from one thread (the reader); WaitComplete and Work
-// from any thread. Steps of one shard never overlap and come in increasing batch order. An
+// Thread safety: Push, WaitRoom, WaitComplete, Close and Rethrow from one thread (the reader);
+// Work from any thread. Steps of one shard never overlap and come in increasing batch order. An
 // exception thrown by a step is kept (the step counts as replayed, so nothing waits forever) and
 // rethrown by Rethrow.
 #pragma once
@@ -79,11 +80,9 @@ class ShardPipeline {
   // Batch number `pushed` (0, 1, ...) is ready for every shard. The caller has checked that the
   // window has room (WaitComplete(b - window) and taken batch b - window back).
   void Push();
-  // Replays steps on the calling thread until batch `batch` is complete.
-  void WaitComplete(int64_t batch);
-  // The same, but also returns (false) once a step has paused since the reader's last wait
-  // returned. Called by the reader only.
-  bool WaitCompleteOrPause(int64_t batch);
+  // Replays steps on the calling thread until batch `batch` is complete (true), or a step has
+  // paused since the reader's last wait returned (false). Called by the reader only.
+  bool WaitComplete(int64_t batch);
   // Steps that paused so far.
   int64_t pauses();
   // No more batches: Work returns once every pushed batch is complete.

@@ -28,6 +28,7 @@
 #include "replay/sim/latency_histogram.h"
 #include "replay/sim/progress_bar.h"
 #include "replay/sim/replay_stats.h"
+#include "replay/sim/routed_batch.h"
 #include "replay/sim/shard_pipeline.h"
 #include "replay/sim/sharded_replay.h"
 #include "replay/sim/trace_ties.h"
@@ -106,27 +107,6 @@ class SpooledStdin {
 
  private:
   std::string path_;
-};
-
-// What one shard made of one routed event.
-struct Outcome {
-  bool applied = false;
-  EventError error;
-};
-
-// One batch of trace lines on its way through the shards (ShardPipeline): parsed and routed by
-// the reader, replayed by each shard, taken back by the reader once complete. Slots are reused,
-// so their vectors keep their capacity.
-struct RoutedBatch {
-  std::vector<ParsedLine> lines;
-  size_t used = 0;                             // lines before --until
-  std::vector<int> route;                      // per used line: its shard or kEveryShard
-  std::vector<std::vector<size_t>> routed;     // per shard: its lines, in order
-  std::vector<std::vector<Outcome>> outcomes;  // per shard: per routed line
-  std::vector<size_t> next;                    // per shard: its next line (a step may pause)
-  bool any_event = false;
-  TimeMicros last_time = 0;
-  int64_t file_bytes_read = 0;
 };
 
 }  // namespace
@@ -389,78 +369,18 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
           ? 1
           : std::max<int64_t>(1, static_cast<int64_t>(options.events_in_flight
                                                       / std::max<size_t>(1, options.batch_lines)));
-  std::vector<RoutedBatch> slots(static_cast<size_t>(window));
-  for (RoutedBatch& b : slots) {
-    b.routed.resize(static_cast<size_t>(n));
-    b.outcomes.resize(static_cast<size_t>(n));
-    b.next.resize(static_cast<size_t>(n));
-  }
-  // A batch takes the slot freed last (a slot keeps its parsed lines' storage: 1.4 KB a line),
-  // so that with few batches in flight (ShardPipeline::limit) few slots are ever touched.
-  std::vector<size_t> free_slots;
-  for (size_t i = slots.size(); i-- > 0;) {
-    free_slots.push_back(i);
-  }
-  std::vector<size_t> slot_of(static_cast<size_t>(window));  // by batch number % window
-  auto slot = [&](int64_t batch) -> RoutedBatch& {
-    return slots[slot_of[static_cast<size_t>(batch % window)]];
-  };
-  auto take_slot = [&](int64_t batch) -> RoutedBatch& {
-    slot_of[static_cast<size_t>(batch % window)] = free_slots.back();
-    free_slots.pop_back();
-    return slot(batch);
-  };
-  auto release_slot = [&](int64_t batch) {
-    free_slots.push_back(slot_of[static_cast<size_t>(batch % window)]);
-  };
-  // Shard k's events [begin, end) of batch `b` (indices into b.routed[k]).
-  auto apply_events = [&](int k, ShardSimulator& s, RoutedBatch& b, size_t begin, size_t end) {
-    const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
-    std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
-    for (size_t j = begin; j < end; ++j) {
-      size_t i = mine[j];
-      if (b.route[i] == engine::ShardPlan::kEveryShard) {
-        TraceEvent copy = b.lines[i].event;  // shards must not share a mutable event
-        out[j].applied = s.Apply(copy, out[j].error);
-      } else {
-        out[j].applied = s.Apply(b.lines[i].event, out[j].error);
-      }
-    }
-  };
-  // One shard's part of one batch: its events, then everything due up to the batch's last
-  // instant. The shard pauses once it has written `slice_lines` lines (as a slice of one thread
-  // does, below) and goes on where it was at its next step: a batch of a congested trace can
-  // cover an hour in which a shard writes a hundred megabytes of lines, which the reader can
-  // write only once every shard has got as far. At the end of a step the shard hands its final
-  // lines over (replay/sim/final_lines.h).
+  BatchSlots slots(window, n);
+  // One shard's part of one batch (routed_batch.h): the shard pauses once it has written
+  // `slice_lines` lines (as a slice of one thread does, below) and goes on where it was at its next
+  // step. At the end of a step the shard hands its final lines over (final_lines.h).
   const size_t slice_lines = std::max<size_t>(options.slice_lines_per_shard, 1);
   FinalLines final_lines(n);
   ShardPipeline pipeline(
       n, window,
       [&](int k, int64_t number) {
-        RoutedBatch& b = slot(number);
-        if (!b.any_event) {
-          return true;
-        }
-        return engine->With(k, [&](ShardSimulator& s) {
-          engine::PhaseScope profile(engine::Phase::kSimulate);
-          const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
-          const size_t max_lines = s.log().size() + slice_lines;
-          size_t& next = b.next[static_cast<size_t>(k)];
-          bool done = true;
-          for (; next < mine.size(); ++next) {
-            if (!s.AdvanceWithin(b.lines[mine[next]].event.time, max_lines)) {
-              done = false;
-              break;
-            }
-            apply_events(k, s, b, next, next + 1);
-          }
-          done = done && s.AdvanceWithin(b.last_time, max_lines);
-          if (log != nullptr) {
-            engine::PhaseScope output(engine::Phase::kOutput);
-            final_lines.HandOver(k, s.log(), done ? b.last_time : s.now());
-          }
-          return done;
+        RoutedBatch& b = slots.Get(number);
+        return !b.any_event || engine->With(k, [&](ShardSimulator& s) {
+          return ReplayStep(k, s, b, slice_lines, log != nullptr ? &final_lines : nullptr);
         });
       },
       std::min<int64_t>(window, kStartWindowBatches));
@@ -556,7 +476,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
             paused = s.now();
             return;
           }
-          apply_events(k, s, b, next, next + 1);
+          ApplyEvents(k, s, b, next, next + 1);
         }
         if (!s.AdvanceWithin(upto, max_lines)) {
           paused = s.now();
@@ -587,16 +507,16 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     while (!done && !stopped) {
       if (pushed - finished >= pipeline.limit()) {  // the window is full
         if (pipeline.WaitRoom(finished)) {
-          finish_batch(slot(finished));
-          release_slot(finished++);
+          finish_batch(slots.Get(finished));
+          slots.Release(finished++);
         } else {
           write_final();  // a step paused: its lines may be final now
         }
         continue;
       }
-      RoutedBatch& b = take_slot(pushed);
+      RoutedBatch& b = slots.Take(pushed);
       if (!reader.NextBatch(b.lines)) {
-        release_slot(pushed);
+        slots.Release(pushed);
         break;
       }
       b.used = b.lines.size();
@@ -639,17 +559,13 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       b.last_time = last_time;
       b.file_bytes_read = reader.file_bytes_read();
-      for (int k = 0; k < n; ++k) {
-        b.outcomes[static_cast<size_t>(k)].assign(b.routed[static_cast<size_t>(k)].size(),
-                                                  Outcome{});
-        b.next[static_cast<size_t>(k)] = 0;
-      }
+      b.ResetOutcomes();
       if (sliced) {
         if (b.any_event) {
           replay_sliced(b);
         }
         finish_batch(b);
-        release_slot(pushed++);
+        slots.Release(pushed++);
         finished = pushed;
       } else {
         pipeline.Push();
@@ -662,9 +578,9 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     }
     pipeline.Close();
     while (finished < pushed) {
-      if (pipeline.WaitCompleteOrPause(finished)) {
-        finish_batch(slot(finished));
-        release_slot(finished++);
+      if (pipeline.WaitComplete(finished)) {
+        finish_batch(slots.Get(finished));
+        slots.Release(finished++);
       } else {
         write_final();
       }

@@ -58,8 +58,8 @@ std::vector<std::unique_ptr<Record>> Drive(int shards, int64_t batches, int help
   int64_t taken = 0;
   for (int64_t b = 0; b < batches; ++b) {
     if (b - taken == window) {
-      pipeline.WaitComplete(taken);
-      for (const auto& r : records) {  // complete: every shard is past it
+      EXPECT_TRUE(pipeline.WaitComplete(taken));  // no step pauses
+      for (const auto& r : records) {             // complete: every shard is past it
         EXPECT_GT(r->replayed.load(), taken);
       }
       ++taken;
@@ -69,7 +69,7 @@ std::vector<std::unique_ptr<Record>> Drive(int shards, int64_t batches, int help
   }
   pipeline.Close();
   if (batches > 0) {
-    pipeline.WaitComplete(batches - 1);
+    EXPECT_TRUE(pipeline.WaitComplete(batches - 1));  // no step pauses
   }
   for (std::thread& t : threads) {
     t.join();
@@ -112,12 +112,12 @@ TEST(ShardPipeline, AStepThatThrowsReachesTheReader) {
   std::thread helper([&] { pipeline.Work(); });
   for (int64_t b = 0; b < 6; ++b) {
     if (b >= 2) {
-      pipeline.WaitComplete(b - 2);
+      EXPECT_TRUE(pipeline.WaitComplete(b - 2));  // no step pauses
     }
     pipeline.Push();
   }
   pipeline.Close();
-  pipeline.WaitComplete(5);
+  EXPECT_TRUE(pipeline.WaitComplete(5));  // no step pauses
   helper.join();
   EXPECT_THROW(pipeline.Rethrow(), std::runtime_error);
 }
@@ -178,7 +178,7 @@ TEST(ShardPipeline, TheLimitGrowsForALaggingShardAndShrinksWithoutOne) {
     push(200);
   }
   pipeline.Close();
-  pipeline.WaitComplete(pushed - 1);
+  EXPECT_TRUE(pipeline.WaitComplete(pushed - 1));  // no step pauses
   helper.join();
   EXPECT_GT(pipeline.shrunk(), 0);
   for (const std::vector<int64_t>& batches : seen) {
@@ -192,7 +192,7 @@ TEST(ShardPipeline, TheLimitGrowsForALaggingShardAndShrinksWithoutOne) {
 // A step that pauses (returns false) is called again for the same batch before the shard's
 // next batch, never at the same time as another step of its shard; the batch is complete only
 // after its last call. The reader's waits return after a pause (to write what is final then):
-// WaitCompleteOrPause gives false at least once per pause it did not see.
+// WaitComplete gives false at least once per pause it did not see.
 TEST(ShardPipeline, APausedStepGoesOnWithTheSameBatch) {
   constexpr int kShards = 5;
   constexpr int64_t kBatches = 60;
@@ -221,7 +221,7 @@ TEST(ShardPipeline, APausedStepGoesOnWithTheSameBatch) {
   int64_t taken = 0;
   int64_t returns_on_pause = 0;
   auto wait = [&](int64_t batch) {
-    while (!pipeline.WaitCompleteOrPause(batch)) {
+    while (!pipeline.WaitComplete(batch)) {
       ++returns_on_pause;
     }
     for (const auto& r : records) {
@@ -268,7 +268,7 @@ TEST(ShardPipeline, ABlockedHelperIsCountedAndTimed) {
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // blocked all along
   pipeline.Push();
   pipeline.Close();
-  pipeline.WaitComplete(0);
+  EXPECT_TRUE(pipeline.WaitComplete(0));  // no step pauses
   helper.join();
   EXPECT_GE(pipeline.waits().helper_nanos, 4'000'000);
 }
