@@ -68,6 +68,7 @@ TEST(FinalLinesTest, ShardThreadsHandOverWhileTheWriterTakes) {
   FinalLines final_lines(kShards);
   std::atomic<int> finished{0};
   std::vector<std::thread> shards;
+  shards.reserve(kShards);
   for (int k = 0; k < kShards; ++k) {
     shards.emplace_back([&final_lines, &finished, k] {
       ShardLog log;

@@ -199,6 +199,7 @@ TEST(ShardPipeline, APausedStepGoesOnWithTheSameBatch) {
   constexpr int64_t kWindow = 4;
   std::vector<std::unique_ptr<Record>> records;
   std::vector<std::vector<int>> calls(kShards, std::vector<int>(kBatches, 0));
+  records.reserve(kShards);
   for (int k = 0; k < kShards; ++k) {
     records.push_back(std::make_unique<Record>());
   }
