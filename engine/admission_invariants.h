@@ -1,7 +1,8 @@
 // File: engine/admission_invariants.h
 //
 // Invariants every scheduling cycle must keep (issue 20), checked by DCHECKs in the scheduler in
-// debug builds and asserted explicitly by test/engine/scheduler_property_test.cc:
+// debug and sanitizer builds (engine/base/check.h) and asserted explicitly by
+// test/engine/scheduler_property_test.cc:
 //
 //  1. An admitted pod set has a flavor of the ClusterQueue's *current* resource groups for every
 //     requested resource that needs one, and the usage charged equals what the assignment chose

@@ -195,8 +195,9 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   result.evictions = std::move(spare_evictions_);
   result.evictions.clear();
   ResourceTree& tree = cluster_.mutable_tree();
-#ifndef NDEBUG
-  const std::vector<Quantity> headroom_before = HeadroomWithoutEvicting();
+#if TALLY_DCHECK_IS_ON
+  std::vector<Quantity> headroom_before;
+  WithoutEvicting([&](const ResourceTree& t) { headroom_before = BorrowingHeadroom(t); });
 #endif
   if (!cycle_preemptor_) {
     cycle_preemptor_.emplace(cluster_, tree, store_, now);
@@ -351,10 +352,14 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     }
     freed.push_back(FinishEviction(e.victim, now));
   }
-#ifndef NDEBUG
+#if TALLY_DCHECK_IS_ON
   // Invariant 2 (engine/admission_invariants.h): no node ends the cycle below T >= -BL unless it
-  // already was, and no debt got deeper.
-  TALLY_DCHECK(CheckHeadroomKept(tree, HeadroomWithoutEvicting()).empty());
+  // already was, and no debt got deeper. Before, the check compared the tree with a headroom also
+  // taken after the cycle (the victims' usage on one side only): it failed on sound cycles.
+  std::string headroom_error;
+  WithoutEvicting(
+      [&](const ResourceTree& t) { headroom_error = CheckHeadroomKept(t, headroom_before); });
+  TALLY_DCHECK(headroom_error.empty());
 #endif
   for (CycleEntry& entry : entries) {
     if (entry.outcome == EntryOutcome::kAdmitted) {
@@ -433,20 +438,18 @@ void Scheduler::SortEntries(std::vector<CycleEntry>& entries) {
   entries.swap(sorted);
 }
 
-std::vector<Quantity> Scheduler::HeadroomWithoutEvicting() {
-  // Victims still stopping (deferred mode) hold quota the cycle already counted as freed.
+void Scheduler::WithoutEvicting(const std::function<void(const ResourceTree&)>& f) {
   ResourceTree& tree = cluster_.mutable_tree();
   ResourceTree::WhatIf what_if(tree);
   for (WorkloadId v : store_.Evicting()) {
     const Workload& victim = store_.Get(v);
     tree.RemoveUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
   }
-  std::vector<Quantity> headroom = BorrowingHeadroom(tree);
+  f(tree);
   for (WorkloadId v : store_.Evicting()) {
     const Workload& victim = store_.Get(v);
     tree.RestoreUsage(cluster_.ClusterQueueNode(victim.cluster_queue), victim.usage);
   }
-  return headroom;
 }
 
 CqId Scheduler::FinishEviction(WorkloadId victim, TimeMicros /*now*/) {

@@ -1,7 +1,10 @@
 // File: engine/base/check.h
 //
 // CHECK aborts on a broken invariant (a programmer error), in every build. DCHECK is compiled out
-// of release builds. Neither validates input: input errors are Status values.
+// of release builds: it is on without NDEBUG, or with -DTALLY_DCHECKS (the sanitizer presets of
+// scripts/build, which keep NDEBUG for the libraries' own assertions). TALLY_DCHECK_IS_ON says
+// which, for checks that need more than one expression. Neither validates input: input errors
+// are Status values.
 #pragma once
 
 #include <cstdio>
@@ -21,10 +24,12 @@ namespace engine::internal {
     }                                                             \
   } while (false)
 
-#ifdef NDEBUG
+#if defined(NDEBUG) && !defined(TALLY_DCHECKS)
+#define TALLY_DCHECK_IS_ON 0
 #define TALLY_DCHECK(cond) \
   do {                     \
   } while (false && (cond))
 #else
+#define TALLY_DCHECK_IS_ON 1
 #define TALLY_DCHECK(cond) TALLY_CHECK(cond)
 #endif
