@@ -57,23 +57,33 @@ template <typename Lines>
   return ::testing::AssertionSuccess();
 }
 
+// Random lines written to a log and recorded as (time, text): times rise by 0 to max_step - 1
+// from one line to the next, so that equal times happen.
+struct RandomLines {
+  explicit RandomLines(uint32_t seed) : random(seed) {}
+  template <typename Lines>
+  void Write(int count, int64_t max_step, ShardLog& log, Lines& written) {
+    for (int i = 0; i < count; ++i) {
+      now += static_cast<int64_t>(random() % static_cast<uint64_t>(max_step));
+      std::string text = LineText(random, n++);
+      log.Write(now, text);
+      written.emplace_back(now, std::move(text));
+    }
+  }
+  std::mt19937 random;
+  int64_t now = 0;
+  int64_t n = 0;
+};
+
 TEST(ShardLogTest, TakesGiveBackEveryLineInOrderSplitByTime) {
-  std::mt19937 random(5);
+  RandomLines lines(5);
   ShardLog log;
   ShardLog taken;
   std::vector<std::pair<int64_t, std::string>> pending;  // written, not taken yet
-  int64_t now = 0;
-  int64_t n = 0;
   size_t lines_taken = 0;
   for (int round = 0; round < 60; ++round) {
-    const int writes = static_cast<int>(random() % 3000);
-    for (int i = 0; i < writes; ++i) {
-      now += static_cast<int64_t>(random() % 3);  // equal times happen
-      std::string text = LineText(random, n++);
-      log.Write(now, text);
-      pending.emplace_back(now, std::move(text));
-    }
-    const int64_t before = now - static_cast<int64_t>(random() % 50);
+    lines.Write(static_cast<int>(lines.random() % 3000), 3, log, pending);
+    const int64_t before = lines.now - static_cast<int64_t>(lines.random() % 50);
     log.TakeBefore(before, taken);
     const size_t expected = CountBefore(pending, before);
     ASSERT_TRUE(HoldsLines(taken, pending, expected)) << "round " << round;
@@ -83,7 +93,7 @@ TEST(ShardLogTest, TakesGiveBackEveryLineInOrderSplitByTime) {
     lines_taken += expected;
     if (round % 2 == 0 && expected > 0) {
       // A log that was taken into can be written on: its lines follow the taken ones.
-      taken.Write(now + 1, "appended");
+      taken.Write(lines.now + 1, "appended");
       ASSERT_EQ(taken.size(), expected + 1);
       ASSERT_EQ(taken.Line(expected), "appended");
       ASSERT_EQ(taken.Line(expected - 1), last_taken);
@@ -116,26 +126,18 @@ TEST(ShardLogTest, NothingBeforeTheTimeTakesNothing) {
 // few at a time from its front: the lines taken and kept stay exact through chunks emptied and
 // reused and the per-line index shedding its dropped part, and writing goes on behind them.
 TEST(ShardLogTest, TakesOfAFewLinesFromALongLogDropItsFront) {
-  std::mt19937 random(7);
+  RandomLines lines(7);
   ShardLog log;
   ShardLog taken;
   std::deque<std::pair<int64_t, std::string>> pending;
-  int64_t now = 0;
-  int64_t n = 0;
   size_t lines_taken = 0;
   for (int round = 0; round < 400; ++round) {
-    const int writes = static_cast<int>(random() % 600);
-    for (int i = 0; i < writes; ++i) {
-      now += static_cast<int64_t>(random() % 2);
-      std::string text = LineText(random, n++);
-      log.Write(now, text);
-      pending.emplace_back(now, std::move(text));
-    }
+    lines.Write(static_cast<int>(lines.random() % 600), 2, log, pending);
     if (pending.empty()) {
       continue;
     }
     // Before a time among the first fifth of what is held: few lines go, most stay.
-    const int64_t before = pending[random() % (pending.size() / 5 + 1)].first;
+    const int64_t before = pending[lines.random() % (pending.size() / 5 + 1)].first;
     log.TakeBefore(before, taken);
     const size_t expected = CountBefore(pending, before);
     ASSERT_TRUE(HoldsLines(taken, pending, expected)) << "round " << round;
@@ -153,27 +155,17 @@ TEST(ShardLogTest, TakesOfAFewLinesFromALongLogDropItsFront) {
 // Append moves every line after the log's own, into an empty log by trading chunks and into a
 // non-empty one by copying; the source is left empty and usable.
 TEST(ShardLogTest, AppendKeepsEveryLineInOrderAndEmptiesTheSource) {
-  std::mt19937 random(11);
+  RandomLines lines(11);
   ShardLog into;
   ShardLog from;
   std::vector<std::pair<int64_t, std::string>> expected;
-  int64_t time = 0;
   for (int round = 0; round < 6; ++round) {
-    const int lines = round == 2 ? 0 : 1 + static_cast<int>(random() % 3000);
-    for (int i = 0; i < lines; ++i) {
-      time += static_cast<int64_t>(random() % 2);
-      std::string text = LineText(random, time);
-      from.Write(time, text);
-      expected.emplace_back(time, std::move(text));
-    }
+    lines.Write(round == 2 ? 0 : 1 + static_cast<int>(lines.random() % 3000), 2, from, expected);
     into.Append(from);
     EXPECT_EQ(from.size(), 0u);
     ASSERT_EQ(into.size(), expected.size()) << "round " << round;
   }
-  for (size_t i = 0; i < expected.size(); ++i) {
-    ASSERT_EQ(into.Time(i), expected[i].first) << i;
-    ASSERT_EQ(into.Line(i), expected[i].second) << i;
-  }
+  EXPECT_TRUE(HoldsLines(into, expected, expected.size()));
 }
 
 // MergeByTime against a stable sort of every line by time, shard by shard: the order
