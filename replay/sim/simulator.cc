@@ -31,6 +31,7 @@
 #include "replay/sim/routed_batch.h"
 #include "replay/sim/shard_pipeline.h"
 #include "replay/sim/sharded_replay.h"
+#include "replay/sim/time_slices.h"
 #include "replay/sim/trace_ties.h"
 
 namespace replay {
@@ -39,23 +40,6 @@ namespace {
 using engine::TimeMicros;
 
 constexpr TimeMicros kNever = std::numeric_limits<TimeMicros>::max();
-// The virtual time the replay after the last event advances by between writes of lines: from
-// 1 s to 10 min, doubled while a step writes few lines and halved while it writes many, so that
-// the lines held between writes stay about a megabyte or two. Kueue's large-scale config admits
-// its 50,000 workloads after its last event: one 10-minute step held 16 MiB of lines (massif),
-// touched fresh and copied cold.
-constexpr TimeMicros kTailStepMin = 1'000'000;
-constexpr TimeMicros kTailStepMax = 600'000'000;
-constexpr size_t kTailLinesFew = 2'000;
-constexpr size_t kTailLinesMany = 10'000;
-// A batch's slices (one thread) follow the same rule up to 2 hours, and halve where a shard paused
-// at its line limit. Capped at 10 minutes like the tail, a 2,048-line batch of the moderate trace
-// (20 ClusterQueue trees, an event every 10 s) took 34 slices of about 180 lines: every shard
-// advanced 34 times a few events at a time, its state cold each time (10 % of the 1M-workload
-// trace's time on one thread, with the same instructions). Halving on a pause keeps a step grown
-// in a quiet stretch from holding a storm's lines: without it the 16-tree trace peaked 16 MiB
-// higher.
-constexpr TimeMicros kSliceStepMax = 7'200'000'000;
 // Batches in flight at first (ShardPipeline adapts the limit up to the window).
 constexpr int64_t kStartWindowBatches = 2;
 
@@ -147,17 +131,6 @@ struct Simulator::Impl {
   // tie, for Simulator::Run to replay again with (as a first pass made beforehand).
   std::optional<TraceTies> replan;
   bool replayed_twice = false;
-
-  // Runs `f(shard index, ShardSimulator&)` for every shard, in parallel, each under its lock.
-  template <typename F>
-  void ForEachShard(tbb::task_arena& arena, F&& f) {
-    ParallelFor(
-        arena, static_cast<size_t>(engine->num_shards()), 1,
-        [&](size_t, size_t k) {
-          engine->With(static_cast<int>(k), [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
-        },
-        engine::Phase::kSimulate);
-  }
 
   // Writes the shards' decision lines older than `before`, merged by (time, shard, order in the
   // shard), and returns how many. Every shard has been advanced to `before`: nothing older can
@@ -360,7 +333,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   bool stopped = false;
   auto start = [&](TimeMicros t) {
     started = true;
-    ForEachShard(arena, [&](int, ShardSimulator& s) { s.Start(t); });
+    ForEachShard(*engine, arena, [&](int, ShardSimulator& s) { s.Start(t); });
   };
   // How many batches the shards may be spread over. One thread has no one to run ahead: a
   // wider window would only hold parsed events longer.
@@ -435,70 +408,10 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     progress.Show(b.file_bytes_read, report.events_read, b.last_time, false);
   };
   // One batch in flight (one thread, not --strict): the batch replayed in slices of virtual
-  // time, every shard advanced to the end of a slice and the lines before it written, so that
-  // the lines held stay few. A batch of 2,048 lines of a congested trace can cover an hour in
-  // which the shards write half a million lines (126 MB held at once, in pages faulted in for
-  // it). A slice starts at the first thing due (an event of the batch or a shard's timer or
-  // cycle) and spans `slice_step`, which adapts as the drain below does. The same decisions as
-  // one step per batch: advancing in steps ends where one call would (ShardSimulator::AdvanceTo),
-  // and each event is still applied after everything due before it.
-  TimeMicros slice_step = kTailStepMin;
-  std::vector<size_t> slice_next(static_cast<size_t>(n));        // per shard: its next event
-  std::vector<TimeMicros> slice_paused(static_cast<size_t>(n));  // per shard: where, or kNever
-  auto replay_sliced = [&](RoutedBatch& b) {
-    std::fill(slice_next.begin(), slice_next.end(), 0);
-    while (true) {
-      TimeMicros first = kNever;
-      for (int k = 0; k < n; ++k) {
-        const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
-        if (const size_t j = slice_next[static_cast<size_t>(k)]; j < mine.size()) {
-          first = std::min(first, b.lines[mine[j]].event.time);
-        }
-        first = std::min(first, engine->With(k, [](ShardSimulator& s) { return s.next_due(); }));
-      }
-      const bool last = first == kNever || first >= b.last_time - slice_step;
-      const TimeMicros upto = last ? b.last_time : first + slice_step;
-      // Every shard advances to `upto`, or pauses once it has written `slice_lines` lines: the
-      // lines before the earliest pause are final. A shard that got further keeps its later
-      // lines for the next write, and the next slice finds nothing to do for it before where it
-      // is. Without the pause, a slice that a quiet stretch had grown to ten minutes and that then
-      // met a preemption storm held 2.7 million lines: 68 MB of ShardLog chunks at the 16-tree
-      // trace's peak of 177 MiB, each touched fresh (115 MiB with it).
-      ForEachShard(arena, [&](int k, ShardSimulator& s) {
-        engine::PhaseScope profile(engine::Phase::kSimulate);
-        const size_t max_lines = s.log().size() + slice_lines;
-        const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
-        size_t& next = slice_next[static_cast<size_t>(k)];
-        TimeMicros& paused = slice_paused[static_cast<size_t>(k)];
-        paused = kNever;
-        for (; next < mine.size() && (last || b.lines[mine[next]].event.time < upto); ++next) {
-          if (!s.AdvanceWithin(b.lines[mine[next]].event.time, max_lines)) {
-            paused = s.now();
-            return;
-          }
-          ApplyEvents(k, s, b, next, next + 1);
-        }
-        if (!s.AdvanceWithin(upto, max_lines)) {
-          paused = s.now();
-        }
-      });
-      const TimeMicros paused = *std::min_element(slice_paused.begin(), slice_paused.end());
-      if (last && paused == kNever) {
-        return;  // finish_batch writes the lines before b.last_time
-      }
-      const size_t lines = FlushLines(std::min(upto, paused));
-      if (paused != kNever) {
-        // Too many lines for the step: a shard filled its log before the slice's end.
-        slice_step = std::max(slice_step / 2, kTailStepMin);
-        continue;
-      }
-      if (lines < kTailLinesFew) {
-        slice_step = std::min(slice_step * 2, kSliceStepMax);
-      } else if (lines > kTailLinesMany) {
-        slice_step = std::max(slice_step / 2, kTailStepMin);
-      }
-    }
-  };
+  // time, every shard advanced to the end of a slice and the lines before it written, so that the
+  // lines held stay few (replay/sim/time_slices.h). The tail after the last event uses the same.
+  TimeSlices slices(*engine, arena, slice_lines,
+                    [this](TimeMicros before) { return FlushLines(before); });
   TimeMicros last_time = 0;
   int64_t pushed = 0;
   int64_t finished = 0;
@@ -562,7 +475,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       b.ResetOutcomes();
       if (sliced) {
         if (b.any_event) {
-          replay_sliced(b);
+          slices.ReplayBatch(b);
         }
         finish_batch(b);
         slots.Release(pushed++);
@@ -638,37 +551,12 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   }
   if (!stopped) {
     // What follows the last event, in steps of virtual time, so that the decision lines are
-    // written as they become final instead of held to the end (the tail of a long congested
-    // trace is hours of finishes and admissions). Advancing in steps gives what one call would.
+    // written as they become final instead of held to the end.
     const TimeMicros horizon = options.until.value_or(kNever);
-    TimeMicros step = kTailStepMin;
-    while (true) {
-      TimeMicros due = kNever;
-      for (int k = 0; k < n; ++k) {
-        due = std::min(due, engine->With(k, [](ShardSimulator& s) { return s.next_due(); }));
-      }
-      if (due == kNever || due >= horizon - step) {
-        break;
-      }
-      // As in a slice of a batch, a shard pauses where its log is full.
-      ForEachShard(arena, [&](int k, ShardSimulator& s) {
-        engine::PhaseScope profile(engine::Phase::kSimulate);
-        slice_paused[static_cast<size_t>(k)] =
-            s.AdvanceWithin(due + step, s.log().size() + slice_lines) ? kNever : s.now();
-      });
-      const TimeMicros paused = *std::min_element(slice_paused.begin(), slice_paused.end());
-      const size_t lines = FlushLines(std::min(due + step, paused));
-      if (paused != kNever) {
-        continue;
-      }
-      if (lines < kTailLinesFew) {
-        step = std::min(step * 2, kTailStepMax);
-      } else if (lines > kTailLinesMany) {
-        step = std::max(step / 2, kTailStepMin);
-      }
+    slices.DrainBefore(horizon, [&](TimeMicros due) {
       progress.Show(reader.file_bytes_read(), report.events_read, due, false, "draining");
-    }
-    ForEachShard(arena, [&](int, ShardSimulator& s) {
+    });
+    ForEachShard(*engine, arena, [&](int, ShardSimulator& s) {
       engine::PhaseScope profile(engine::Phase::kSimulate);
       s.AdvanceTo(horizon);
       if (options.until) {
@@ -695,7 +583,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   }
   std::vector<ReplayReport> parts(static_cast<size_t>(n));
   std::vector<RawWaits> waits(static_cast<size_t>(n));
-  ForEachShard(arena, [&](int k, ShardSimulator& s) {
+  ForEachShard(*engine, arena, [&](int k, ShardSimulator& s) {
     s.Finish(end, sample_until, parts[static_cast<size_t>(k)], waits[static_cast<size_t>(k)]);
   });
   MergeShardReports(parts, waits, report);
