@@ -57,8 +57,9 @@ class ShardSimulator {
   void AdvanceTo(int64_t t);
   // AdvanceTo(t), but it pauses once the shard's log holds `max_lines` lines, between two steps
   // (a timer or a cycle), and returns false; true when it got to `t`. A later AdvanceTo goes on
-  // where it paused, with the same result. Lines before now() are then final. REQUIRES:
-  // `max_lines` > log().size(), so that it makes progress.
+  // where it paused, with the same result. Lines before now() are then final. A log that already
+  // holds `max_lines` lines (an event applied since the step began wrote them) pauses at once: a
+  // caller makes progress by giving each step a limit above the log's size at its start.
   bool AdvanceWithin(int64_t t, size_t max_lines);
   // Moves the clock to `t` (>= now) without running anything (--until).
   void SetNow(int64_t t);

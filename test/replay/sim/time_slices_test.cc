@@ -263,6 +263,58 @@ TEST_F(TimeSlicesTest, AShardPausesAtItsLineLimitAndOnlyLinesBeforeThePauseAreWr
   }
 }
 
+// The contract the slices rely on (ShardSimulator::AdvanceWithin): a log that already holds the
+// limit, as after an event that wrote lines since the step began, pauses at once, advancing
+// nothing; a limit above the log's size goes on, with the same lines as one AdvanceTo.
+TEST_F(TimeSlicesTest, AShardWhoseLogIsFullPausesAtOnceAndGoesOnWithRoom) {
+  Read(ParallelEventReader::kDefaultBatchLines);
+  tbb::task_arena arena(1);
+  ShardedReplay engine(load_, planner_.Build(false), options_, /*log_decisions=*/true, &arena);
+  ShardedReplay reference(load_, planner_.Build(false), options_, /*log_decisions=*/true, &arena);
+  // One batch each: applying an event may take its object (the store swaps specs).
+  BatchSlots slots(2, engine.num_shards());
+  RoutedBatch& b = slots.Take(0);
+  RoutedBatch& rb = slots.Take(1);
+  Route(engine.plan(), batches_.front(), b);
+  Route(reference.plan(), batches_.front(), rb);
+  engine.With(0, [&](ShardSimulator& s) {
+    reference.With(0, [&](ShardSimulator& r) {
+      s.Start(batches_.front().front().event.time);
+      r.Start(batches_.front().front().event.time);
+      const std::vector<size_t>& mine = b.routed[0];
+      ASSERT_FALSE(mine.empty());
+      size_t j = 0;
+      for (; j < mine.size() && s.log().size() == 0; ++j) {
+        s.AdvanceTo(b.lines[mine[j]].event.time);
+        ApplyEvents(0, s, b, j, j + 1);
+      }
+      ASSERT_GT(s.log().size(), 0U) << "no event of shard 0 wrote a line";
+      const int64_t now = s.now();
+      const size_t size = s.log().size();
+      EXPECT_FALSE(s.AdvanceWithin(kNever, size));
+      EXPECT_EQ(s.now(), now);
+      EXPECT_EQ(s.log().size(), size);
+      while (!s.AdvanceWithin(kNever, s.log().size() + 1)) {
+      }
+      // The reference: the same events, then one AdvanceTo.
+      for (size_t i = 0; i < j; ++i) {
+        r.AdvanceTo(rb.lines[rb.routed[0][i]].event.time);
+        ApplyEvents(0, r, rb, i, i + 1);
+      }
+      r.AdvanceTo(kNever);
+      ShardLog mine_taken;
+      ShardLog theirs;
+      s.log().TakeBefore(kNever, mine_taken);
+      r.log().TakeBefore(kNever, theirs);
+      EXPECT_GT(mine_taken.size(), size);
+      EXPECT_EQ(mine_taken.size(), theirs.size());
+      for (size_t i = 0; i < mine_taken.size() && i < theirs.size(); ++i) {
+        ASSERT_EQ(mine_taken.Line(i), theirs.Line(i)) << i;
+      }
+    });
+  });
+}
+
 // A batch replayed in slices applies each event after everything due before it: the same
 // outcomes and lines as one AdvanceTo per event, in one batch or many, paused or not.
 TEST_F(TimeSlicesTest, ReplayBatchWritesWhatOneAdvancePerEventWrites) {
