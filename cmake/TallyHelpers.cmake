@@ -58,6 +58,12 @@ function(tally_cc_test)
   cmake_parse_arguments(ARG "" "NAME" "SRCS;DEPS;LABELS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
   _tally_common_flags(${ARG_NAME})
+  # A test's own code at -O1 in a Release build (after -O3 on the command line, so it wins): the
+  # libraries it tests keep -O3, and its gtest expansions and oracles compile in about 60 % of
+  # the time (CI builds every test twice; 2026-12-01: 8.7 -> 5.6 s for queue_manager_test.cc).
+  if(CMAKE_BUILD_TYPE STREQUAL "Release")
+    target_compile_options(${ARG_NAME} PRIVATE -O1)
+  endif()
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   if(TALLY_SANITIZE STREQUAL "address")
