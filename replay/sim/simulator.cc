@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -23,6 +22,7 @@
 #include "engine/shard/shard_plan.h"
 #include "replay/io/parallel_for.h"
 #include "replay/io/parallel_reader.h"
+#include "replay/io/spooled_stdin.h"
 #include "replay/io/time_parse.h"
 #include "replay/sim/final_lines.h"
 #include "replay/sim/latency_histogram.h"
@@ -48,50 +48,6 @@ int64_t PeakRssBytes() {
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<int64_t>(usage.ru_maxrss) * 1024;
 }
-
-// Standard input copied to a temporary file (the replay reads its trace twice); removed with it.
-class SpooledStdin {
- public:
-  SpooledStdin() = default;
-  SpooledStdin(const SpooledStdin&) = delete;
-  SpooledStdin& operator=(const SpooledStdin&) = delete;
-  SpooledStdin(SpooledStdin&&) = delete;
-  SpooledStdin& operator=(SpooledStdin&&) = delete;
-  ~SpooledStdin() {
-    if (!path_.empty()) {
-      std::filesystem::remove(path_);
-    }
-  }
-  engine::Status Spool() {
-    std::string templ = (std::filesystem::temp_directory_path() / "tally-stdin-XXXXXX").string();
-    int fd = mkstemp(templ.data());
-    if (fd < 0) {
-      return engine::InvalidArgument("-: cannot create a temporary file for standard input");
-    }
-    path_ = templ;
-    std::vector<char> buffer(size_t{1} << 20);
-    while (true) {
-      ssize_t n = read(STDIN_FILENO, buffer.data(), buffer.size());
-      if (n < 0) {
-        close(fd);
-        return engine::InvalidArgument("-: cannot read standard input");
-      }
-      if (n == 0) {
-        break;
-      }
-      if (write(fd, buffer.data(), static_cast<size_t>(n)) != n) {
-        close(fd);
-        return engine::InvalidArgument(fmt::format("{}: cannot write", path_));
-      }
-    }
-    close(fd);
-    return engine::Status::Ok();
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 }  // namespace
 
