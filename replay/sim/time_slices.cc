@@ -18,6 +18,16 @@ TimeSlices::TimeMicros TimeSlices::EarliestPause() const {
   return paused_.empty() ? kNever : *std::min_element(paused_.begin(), paused_.end());
 }
 
+TimeSlices::TimeMicros TimeSlices::NextStep(TimeMicros step, size_t lines, TimeMicros max) {
+  if (lines < kLinesFew) {
+    return std::min(step * 2, max);
+  }
+  if (lines > kLinesMany) {
+    return std::max(step / 2, kStepMin);
+  }
+  return step;
+}
+
 void TimeSlices::ReplayBatch(RoutedBatch& b) {
   const int n = engine_.num_shards();
   std::fill(next_.begin(), next_.end(), 0);
@@ -63,11 +73,7 @@ void TimeSlices::ReplayBatch(RoutedBatch& b) {
       slice_step_ = std::max(slice_step_ / 2, kStepMin);
       continue;
     }
-    if (lines < kLinesFew) {
-      slice_step_ = std::min(slice_step_ * 2, kSliceStepMax);
-    } else if (lines > kLinesMany) {
-      slice_step_ = std::max(slice_step_ / 2, kStepMin);
-    }
+    slice_step_ = NextStep(slice_step_, lines, kSliceStepMax);
   }
 }
 
@@ -94,11 +100,7 @@ void TimeSlices::DrainBefore(TimeMicros horizon,
     if (paused != kNever) {
       continue;
     }
-    if (lines < kLinesFew) {
-      step = std::min(step * 2, kTailStepMax);
-    } else if (lines > kLinesMany) {
-      step = std::max(step / 2, kStepMin);
-    }
+    step = NextStep(step, lines, kTailStepMax);
     progress(due);
   }
 }

@@ -89,6 +89,9 @@ class TimeSlices {
  private:
   // The earliest instant any shard paused at in the last step, or kNever.
   TimeMicros EarliestPause() const;
+  // The step after one that wrote `lines` lines: doubled, up to `max`, when they were few (fewer
+  // than kLinesFew); halved, down to kStepMin, when they were many (more than kLinesMany).
+  static TimeMicros NextStep(TimeMicros step, size_t lines, TimeMicros max);
 
   ShardedReplay& engine_;
   tbb::task_arena& arena_;
