@@ -28,6 +28,8 @@ class StdinFrom {
   }
   StdinFrom(const StdinFrom&) = delete;
   StdinFrom& operator=(const StdinFrom&) = delete;
+  StdinFrom(StdinFrom&&) = delete;
+  StdinFrom& operator=(StdinFrom&&) = delete;
   ~StdinFrom() {
     dup2(saved_, STDIN_FILENO);
     close(saved_);
