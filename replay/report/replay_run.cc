@@ -199,7 +199,13 @@ int RunReplay(const ReplayOptions& options) {
     return 1;
   }
   const std::filesystem::path out = staged.path();
-  std::FILE* decisions = std::fopen((out / "decisions.jsonl").c_str(), "wb");
+  // Closed after the DecisionLog writing it is gone, on every return.
+  struct CloseFile {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, CloseFile> decisions_file(
+      std::fopen((out / "decisions.jsonl").c_str(), "wb"));
+  std::FILE* decisions = decisions_file.get();
   if (decisions == nullptr) {
     std::fprintf(stderr, "error: cannot write %s\n", (out / "decisions.jsonl").c_str());
     return 1;
@@ -217,12 +223,17 @@ int RunReplay(const ReplayOptions& options) {
     }
     engine::StatusOr<bool> run = simulator->Run(options.events, report);
     if (!run.ok()) {
-      std::fclose(decisions);
       std::fprintf(stderr, "error: %s\n", run.status().message().c_str());
       return 1;
     }
     completed = *run;
-    log.Flush();
+    // Every line in the file before the reports that name the run id: a full disk fails the run
+    // here rather than leaving a short decisions.jsonl behind reports that look complete.
+    if (std::string error; !log.Close(error)) {
+      std::fprintf(stderr, "error: cannot write %s: %s\n", (out / "decisions.jsonl").c_str(),
+                   error.c_str());
+      return 1;
+    }
     report.run_id = log.RunId();
     if (!options.teardown) {
       KeepUntilExit(std::move(simulator));
@@ -234,7 +245,7 @@ int RunReplay(const ReplayOptions& options) {
   if (!options.teardown) {
     KeepUntilExit(std::move(state));
   }
-  std::fclose(decisions);
+  decisions_file.reset();
   bool written = false;
   {
     // report.html and metrics.prom are formatted and written side by side (on two threads, 15 ms

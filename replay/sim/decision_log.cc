@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <system_error>
+
 namespace replay {
 
 DecisionLog::DecisionLog(std::FILE* out) : out_(out) {
@@ -13,10 +16,16 @@ DecisionLog::DecisionLog(std::FILE* out) : out_(out) {
   }
 }
 
+DecisionLog::~DecisionLog() {
+  std::string ignored;
+  Close(ignored);
+}
+
 bool DecisionLog::Restart() {
   buffer_.clear();
   lines_ = 0;
   digest_ = ContentDigest();
+  write_error_ = 0;
   if (out_ == nullptr) {
     return true;
   }
@@ -37,9 +46,29 @@ void DecisionLog::Write(std::string_view line) {
 void DecisionLog::Flush() {
   digest_.Update(buffer_);
   if (out_ != nullptr && !buffer_.empty()) {
-    std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+    // A short write is remembered, not dropped: Close reports it (a full disk must fail the run).
+    errno = 0;
+    if (std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size()
+        && write_error_ == 0) {
+      write_error_ = errno != 0 ? errno : -1;
+    }
   }
   buffer_.clear();
+}
+
+bool DecisionLog::Close(std::string& error) {
+  Flush();
+  if (out_ != nullptr && write_error_ == 0) {
+    errno = 0;
+    if (std::fflush(out_) != 0) {
+      write_error_ = errno != 0 ? errno : -1;
+    }
+  }
+  if (write_error_ != 0) {
+    error = write_error_ > 0 ? std::generic_category().message(write_error_) : "write failed";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace replay

@@ -47,6 +47,23 @@ echo "mine" >"${out}/notes.txt"
 check "a user's file in --out is kept" test "$(cat "${out}/notes.txt")" = "mine"
 check "tally's files are there" test -s "${out}/report.json" -a -s "${out}/decisions.jsonl"
 check "no staging directory is left (user files)" test "$(ls -A "${work}/o")" = out
+# A write that fails (here a file size limit of 64 KiB, as a full disk would): the replay says
+# which file and why, exits 1, and the previous outputs stay (it used to go on with a short
+# decisions.jsonl and fail later on report.json, naming the wrong file).
+sum_before="$(cat "${out}"/* | md5sum)"
+err="$(
+  trap '' XFSZ
+  ulimit -f 64
+  "${tally}" replay --manifests "${manifests}" --events "${events}" --out "${out}" -q \
+    --no-progress 2>&1 >/dev/null
+)"
+rc=$?
+check "a replay that cannot write decisions.jsonl exits 1 (got ${rc})" test "${rc}" -eq 1
+check "it names decisions.jsonl and the cause (got: ${err})" \
+  grep -q "error: cannot write .*decisions.jsonl: File too large" <<<"${err}"
+check "a write error leaves the previous outputs as they were" \
+  test "$(cat "${out}"/* | md5sum)" = "${sum_before}"
+check "a write error leaves no staging directory" test "$(ls -A "${work}/o")" = out
 # Ctrl-C: the replay stops after its current batch, writes what it has marked incomplete
 # ("complete": false) and exits 130; tally diff refuses the result. The trace comes through a
 # FIFO held open, so that the signal arrives while the replay is reading it.
