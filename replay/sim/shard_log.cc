@@ -117,11 +117,40 @@ void ShardLog::DropFront(size_t n) {
 void ShardLog::Append(ShardLog& from) {
   if (size() == 0) {
     std::swap(*this, from);  // `from` gets this log's spare chunks
-  } else {
-    for (size_t i = 0; i < from.size(); ++i) {
-      Write(from.Time(i), from.Line(i));
-    }
+    from.Clear();
+    return;
   }
+  if (from.size() == 0) {
+    from.Clear();
+    return;
+  }
+  // `from`'s chunks in use move over whole, after this log's (the unused end of this log's last
+  // chunk stays unused): the lines are not copied, and no fresh page is touched for them. Only a
+  // first chunk whose first lines were dropped (DropFront) has its live lines copied, since a
+  // chunk's first indexed line starts at its first byte.
+  size_t moved_from = 0;
+  if (from.head_ > from.firsts_[0]) {
+    const size_t end = from.firsts_.size() > 1 ? from.firsts_[1] : from.ends_.size();
+    for (size_t i = from.head_; i < end; ++i) {
+      Write(from.times_[i], from.LineAt(i));
+    }
+    moved_from = 1;
+  }
+  for (size_t c = moved_from; c < from.active_; ++c) {
+    const auto first = static_cast<std::ptrdiff_t>(from.firsts_[c]);
+    const auto end =
+        static_cast<std::ptrdiff_t>(c + 1 < from.active_ ? from.firsts_[c + 1] : from.ends_.size());
+    chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(active_),
+                   std::move(from.chunks_[c]));
+    ++active_;
+    firsts_.push_back(ends_.size());
+    times_.insert(times_.end(), from.times_.begin() + first, from.times_.begin() + end);
+    ends_.insert(ends_.end(), from.ends_.begin() + first, from.ends_.begin() + end);
+    used_ = ends_.back();
+  }
+  from.chunks_.erase(from.chunks_.begin() + static_cast<std::ptrdiff_t>(moved_from),
+                     from.chunks_.begin() + static_cast<std::ptrdiff_t>(from.active_));
+  from.active_ = moved_from;
   from.Clear();
 }
 

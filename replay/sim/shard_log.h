@@ -45,7 +45,9 @@ class ShardLog {
   // final_lines.h) is not copied again at every take.
   void TakeBefore(int64_t time, ShardLog& out);
   // Moves every line of `from` after this log's lines (their times must not be earlier) and
-  // leaves `from` empty. Into an empty log the two trade chunks; otherwise the lines are copied.
+  // leaves `from` empty. Into an empty log the two trade chunks; otherwise `from`'s chunks move
+  // over after this log's, and only the lines of a first chunk that lost lines from its front are
+  // copied (at most one chunk). `from` keeps its spare chunks.
   void Append(ShardLog& from);
   // Drops the lines. The first chunks (up to kKeptBytes) stay for the next lines, the rest is
   // freed: a take of a hundred megabytes does not stay held.

@@ -153,7 +153,7 @@ TEST(ShardLogTest, TakesOfAFewLinesFromALongLogDropItsFront) {
 }
 
 // Append moves every line after the log's own, into an empty log by trading chunks and into a
-// non-empty one by copying; the source is left empty and usable.
+// non-empty one by moving its chunks over; the source is left empty and usable.
 TEST(ShardLogTest, AppendKeepsEveryLineInOrderAndEmptiesTheSource) {
   RandomLines lines(11);
   ShardLog into;
@@ -166,6 +166,51 @@ TEST(ShardLogTest, AppendKeepsEveryLineInOrderAndEmptiesTheSource) {
     ASSERT_EQ(into.size(), expected.size()) << "round " << round;
   }
   EXPECT_TRUE(HoldsLines(into, expected, expected.size()));
+}
+
+// The writer's per-shard log as FinalLines uses it: logs handed over (some after a few of their
+// lines were taken from their front, some long enough for several chunks) are appended to a log
+// that still holds lines, which is then written on and taken from. Every line stays exact
+// whether the appended chunks moved over or their first one's live lines were copied.
+TEST(ShardLogTest, AppendIntoAHoldingLogMovesChunksAndKeepsEveryLine) {
+  RandomLines lines(13);
+  ShardLog waiting;
+  ShardLog from;
+  ShardLog scrap;
+  std::deque<std::pair<int64_t, std::string>> expected;  // waiting's lines
+  size_t lines_taken = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::deque<std::pair<int64_t, std::string>> handed;
+    // Up to ~5,000 lines: several chunks at times.
+    lines.Write(1 + static_cast<int>(lines.random() % 5000), 2, from, handed);
+    if (round % 3 == 0) {
+      // A few lines taken from its front first: its first chunk has dropped lines.
+      const int64_t before = handed[lines.random() % (handed.size() / 5 + 1)].first;
+      from.TakeBefore(before, scrap);
+      handed.erase(handed.begin(),
+                   handed.begin() + static_cast<std::ptrdiff_t>(CountBefore(handed, before)));
+    }
+    waiting.Append(from);
+    ASSERT_EQ(from.size(), 0U);
+    expected.insert(expected.end(), handed.begin(), handed.end());
+    ASSERT_TRUE(HoldsLines(waiting, expected, expected.size(), 1 + expected.size() / 200))
+        << "round " << round;
+    if (round % 4 == 1) {
+      lines.Write(static_cast<int>(lines.random() % 50), 2, waiting, expected);  // written on
+    }
+    if (round % 2 == 0 && !expected.empty()) {
+      // Most or few of the lines taken, in turn (trading chunks, or dropping the front).
+      const size_t at = round % 4 == 0 ? expected.size() * 9 / 10 : expected.size() / 10;
+      const int64_t before = expected[at].first;
+      waiting.TakeBefore(before, scrap);
+      const size_t n = CountBefore(expected, before);
+      ASSERT_TRUE(HoldsLines(scrap, expected, n)) << "round " << round;
+      expected.erase(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(n));
+      lines_taken += n;
+    }
+  }
+  EXPECT_GT(lines_taken, 100'000U);
+  ASSERT_TRUE(HoldsLines(waiting, expected, expected.size()));
 }
 
 // MergeByTime against a stable sort of every line by time, shard by shard: the order
