@@ -45,6 +45,16 @@ std::string RunIdOf(const std::string& text) {
   return digest.Hex();
 }
 
+// Writes lines [from, to) to `log`; returns them as the file should hold them.
+std::string WriteLines(DecisionLog& log, int from, int to) {
+  std::string text;
+  for (int i = from; i < to; ++i) {
+    log.Write(Line(i));
+    text += Line(i) + "\n";
+  }
+  return text;
+}
+
 TEST(DecisionLog, WritesEveryLineOfARegularFileInOrderWithItsDigest) {
   const std::filesystem::path path = TestPath("regular");
   std::FILE* file = std::fopen(path.c_str(), "wb");
@@ -53,11 +63,7 @@ TEST(DecisionLog, WritesEveryLineOfARegularFileInOrderWithItsDigest) {
   {
     DecisionLog log(file);
     EXPECT_TRUE(log.restartable());
-    // About 6 MB: several of the log's 1 MiB flushes.
-    for (int i = 0; i < 80'000; ++i) {
-      log.Write(Line(i));
-      expected += Line(i) + "\n";
-    }
+    expected = WriteLines(log, 0, 80'000);  // about 6 MB: several of the log's 1 MiB flushes
     std::string error;
     ASSERT_TRUE(log.Close(error)) << error;
     EXPECT_EQ(log.lines(), 80'000);
@@ -75,15 +81,10 @@ TEST(DecisionLog, RestartStartsTheFileAgain) {
   std::string expected;
   {
     DecisionLog log(file);
-    for (int i = 0; i < 30'000; ++i) {
-      log.Write(Line(i));
-    }
+    WriteLines(log, 0, 30'000);
     log.Flush();
     ASSERT_TRUE(log.Restart());
-    for (int i = 5; i < 9; ++i) {
-      log.Write(Line(i));
-      expected += Line(i) + "\n";
-    }
+    expected = WriteLines(log, 5, 9);
     std::string error;
     ASSERT_TRUE(log.Close(error)) << error;
     EXPECT_EQ(log.lines(), 4);
@@ -111,10 +112,7 @@ TEST(DecisionLog, WritesEveryLineToAPipe) {
   {
     DecisionLog log(file);
     EXPECT_FALSE(log.restartable());
-    for (int i = 0; i < 20'000; ++i) {
-      log.Write(Line(i));
-      expected += Line(i) + "\n";
-    }
+    expected = WriteLines(log, 0, 20'000);
     std::string error;
     EXPECT_TRUE(log.Close(error)) << error;
   }
@@ -139,9 +137,7 @@ TEST(DecisionLog, CloseReturnsAWriteError) {
   std::string error;
   {
     DecisionLog log(file);
-    for (int i = 0; i < 40'000; ++i) {  // about 3 MB
-      log.Write(Line(i));
-    }
+    WriteLines(log, 0, 40'000);  // about 3 MB
     closed = log.Close(error);
   }
   ::setrlimit(RLIMIT_FSIZE, &saved);
