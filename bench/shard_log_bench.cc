@@ -9,6 +9,10 @@
 //   the frontier and gives away 1,024 at a time from its front (final_lines.h). The cost of a take
 //   must not grow with the lines held (before 95f6012 every take copied all of them back).
 // - BM_MergeByTime: the writer merges the lines of 20 shards (the moderate trace's trees) by time.
+// - BM_FinalLines_AppendToWaiting: a shard ahead of the slowest one hands N lines over (a take
+//   into a spare log, FinalLines::HandOver) and the writer appends them to the shard's waiting
+//   log, which holds lines already, then takes the part that became final (FinalLines::TakeFinal).
+//   Before c30cba2 the append copied every line into the waiting log's chunks.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -138,10 +142,41 @@ void BM_MergeByTime(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * lines_per_log * static_cast<int64_t>(kLogs));
 }
 
+void BM_FinalLines_AppendToWaiting(benchmark::State& state) {
+  const auto lines = static_cast<int64_t>(state.range(0));
+  const std::string line = Line(12345);
+  replay::ShardLog shard;    // the shard's own log
+  replay::ShardLog handed;   // a hand-over (reused, as FinalLines keeps spare logs)
+  replay::ShardLog waiting;  // the writer's per-shard log
+  replay::ShardLog taken;
+  int64_t now = 0;
+  for (; now < lines; ++now) {
+    waiting.Write(now, line);  // the shard is one hand-over ahead of the frontier
+  }
+  int64_t frontier = 0;
+  for (auto _ : state) {
+    for (int64_t i = 0; i < lines; ++i) {
+      shard.Write(now++, line);
+    }
+    shard.TakeBefore(now, handed);
+    waiting.Append(handed);
+    frontier += lines;
+    waiting.TakeBefore(frontier, taken);
+    size_t bytes = 0;
+    for (size_t i = 0; i < taken.size(); ++i) {
+      bytes += taken.Line(i).size();
+    }
+    benchmark::DoNotOptimize(bytes);
+    taken.Clear();
+  }
+  state.SetItemsProcessed(state.iterations() * lines);
+}
+
 BENCHMARK(BM_ShardLog_WriteThenTake)->Arg(2'048)->Arg(65'536)->Arg(524'288);
 BENCHMARK(BM_StringLog_WriteThenTake)->Arg(2'048)->Arg(65'536)->Arg(524'288);
 BENCHMARK(BM_ShardLog_TakeAFewFromALongLog)->Arg(16'384)->Arg(524'288);
 BENCHMARK(BM_MergeByTime)->Arg(1'024);
+BENCHMARK(BM_FinalLines_AppendToWaiting)->Arg(8'192)->Arg(131'072);
 
 }  // namespace
 
