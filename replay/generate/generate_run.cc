@@ -12,6 +12,7 @@
 
 #include "replay/generate/kueue_perf_generator.h"
 #include "replay/io/time_parse.h"
+#include "replay/io/unique_file.h"
 
 namespace replay {
 namespace {
@@ -20,10 +21,7 @@ constexpr int kExitInput = 1;
 constexpr int kExitUsage = 2;
 constexpr int64_t kDefaultStartMicros = 1'767'225'600'000'000;  // 2026-01-01T00:00:00Z
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
+using File = UniqueFile;
 
 // Opens `path` for writing, with a large stdio buffer (the events arrive in 1 MiB chunks).
 File OpenOutput(const std::string& path) {

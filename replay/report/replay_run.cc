@@ -21,6 +21,7 @@
 #include "replay/io/staged_output_dir.h"
 #include "replay/io/text_file.h"
 #include "replay/io/time_parse.h"
+#include "replay/io/unique_file.h"
 #include "replay/report/profile_report.h"
 #include "replay/report/report_writers.h"
 #include "replay/sim/admission_verify.h"
@@ -200,11 +201,7 @@ int RunReplay(const ReplayOptions& options) {
   }
   const std::filesystem::path out = staged.path();
   // Closed after the DecisionLog writing it is gone, on every return.
-  struct CloseFile {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, CloseFile> decisions_file(
-      std::fopen((out / "decisions.jsonl").c_str(), "wb"));
+  UniqueFile decisions_file(std::fopen((out / "decisions.jsonl").c_str(), "wb"));
   std::FILE* decisions = decisions_file.get();
   if (decisions == nullptr) {
     std::fprintf(stderr, "error: cannot write %s\n", (out / "decisions.jsonl").c_str());
