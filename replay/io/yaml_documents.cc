@@ -1,13 +1,17 @@
 #include "replay/io/yaml_documents.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <string_view>
+#include <thread>
 
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
+#include "replay/io/parallel_for.h"  // TALLY_THREAD_SANITIZER
 #include "replay/io/yaml_tree.h"
 
 namespace replay {
@@ -97,6 +101,156 @@ std::vector<YAML::Node> internal::LoadYamlDocumentsInParts(const std::string& te
   return documents;
 }
 
+namespace {
+
+// The chunks of a text, parsed ahead on other threads while the caller visits them in order
+// (ForEachYamlDocumentInParts). A chunk is claimed by one thread, in order of index, and only
+// within `window` chunks of the one being visited, so that at most that many chunks' trees are
+// held; the caller parses too when nothing it can visit is ready.
+class ChunkPipeline {
+ public:
+  ChunkPipeline(const std::string& text, const std::vector<size_t>& bounds,
+                const std::vector<int>& first_lines, size_t window)
+      : text_(text),
+        bounds_(bounds),
+        first_lines_(first_lines),
+        window_(window),
+        chunks_(first_lines.size()) {}
+
+  // On a helper thread: parses chunks until none is left to claim or the visit is over.
+  void Help() {
+    for (;;) {
+      const size_t visited = visited_.load(std::memory_order_acquire);
+      if (visited >= kOver) {
+        return;
+      }
+      if (std::optional<size_t> k = Claim(visited)) {
+        Parse(*k);
+        continue;
+      }
+      if (next_.load(std::memory_order_acquire) >= chunks_.size()) {
+        return;  // every chunk claimed
+      }
+      visited_.wait(visited, std::memory_order_acquire);  // the window is full: wait for a visit
+    }
+  }
+
+  // On the caller's thread: visits every chunk's documents in order, parsing what no helper has
+  // claimed. Returns false at the first chunk that failed to parse (nothing after it visited).
+  // Does not throw: an exception of `visit` is kept for Rethrow.
+  bool VisitAll(const YamlDocumentVisitor& visit) {
+    size_t index = 0;
+    bool parsed_all = true;
+    for (size_t k = 0; k < chunks_.size(); ++k) {
+      Chunk& chunk = chunks_[k];
+      // Parses ahead while a helper still parses chunk k (or is about to: claimed, not started).
+      for (uint8_t state = chunk.state.load(std::memory_order_acquire); state != kParsed;
+           state = chunk.state.load(std::memory_order_acquire)) {
+        if (std::optional<size_t> claimed = Claim(k)) {
+          Parse(*claimed);
+        } else {
+          chunk.state.wait(state, std::memory_order_acquire);
+        }
+      }
+      if (chunk.failed) {
+        parsed_all = false;
+        break;
+      }
+      try {
+        for (const YAML::Node& doc : chunk.documents) {
+          visit(doc, index++);
+        }
+      } catch (...) {
+        error_ = std::current_exception();
+        break;
+      }
+      chunk.documents.clear();  // freed before more chunks are parsed
+      visited_.store(k + 1, std::memory_order_release);
+      visited_.notify_all();
+    }
+    visited_.store(kOver, std::memory_order_release);  // helpers stop claiming
+    visited_.notify_all();
+    return parsed_all;
+  }
+
+  void RethrowVisitError() const {
+    if (error_) {
+      std::rethrow_exception(error_);
+    }
+  }
+
+ private:
+  static constexpr size_t kOver = static_cast<size_t>(-1) / 2;
+  enum State : uint8_t { kUnclaimed, kParsing, kParsed };
+  struct Chunk {
+    std::atomic<uint8_t> state{kUnclaimed};
+    bool failed = false;
+    std::vector<YAML::Node> documents;
+  };
+
+  // The next unclaimed chunk, claimed for the calling thread, if it lies within the window
+  // after `visited` chunks have been visited.
+  std::optional<size_t> Claim(size_t visited) {
+    size_t k = next_.load(std::memory_order_relaxed);
+    while (k < chunks_.size() && k < visited + window_) {
+      if (next_.compare_exchange_weak(k, k + 1, std::memory_order_acq_rel)) {
+        return k;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void Parse(size_t k) {
+    Chunk& chunk = chunks_[k];
+    chunk.state.store(kParsing, std::memory_order_relaxed);
+    const std::string_view text(text_.data() + bounds_[k], bounds_[k + 1] - bounds_[k]);
+    try {
+      chunk.documents = internal::LoadAllYamlFromLine(text, first_lines_[k]);
+    } catch (const std::exception&) {
+      chunk.failed = true;
+    }
+    chunk.state.store(kParsed, std::memory_order_release);
+    chunk.state.notify_all();
+  }
+
+  const std::string& text_;
+  const std::vector<size_t>& bounds_;
+  const std::vector<int>& first_lines_;
+  const size_t window_;
+  std::vector<Chunk> chunks_;
+  std::atomic<size_t> next_{0};     // the first chunk not claimed
+  std::atomic<size_t> visited_{0};  // chunks visited; kOver once the visit has ended
+  std::exception_ptr error_;
+};
+
+// Runs `main` on the calling thread and `helper` on `helpers` other threads of the current
+// arena (plain threads under ThreadSanitizer, which does not see oneTBB's synchronisation; see
+// replay/io/parallel_for.h). Isolated: a thread waiting here runs only these tasks.
+template <typename Main, typename Helper>
+void WithHelpers(size_t helpers, Main&& main, Helper&& helper) {
+#if defined(TALLY_THREAD_SANITIZER)
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < helpers; ++i) {
+    threads.emplace_back([&] { helper(); });
+  }
+  main();
+  for (std::thread& t : threads) {
+    t.join();
+  }
+#else
+  tbb::this_task_arena::isolate([&] {
+    tbb::task_group group;
+    for (size_t i = 0; i < helpers; ++i) {
+      group.run([&] { helper(); });
+    }
+    main();
+    group.wait();
+  });
+#endif
+}
+
+}  // namespace
+
 void internal::ForEachYamlDocumentInParts(const std::string& text, size_t chunks, size_t wave,
                                           const YamlDocumentVisitor& visit) {
   std::vector<size_t> cuts;
@@ -115,34 +269,23 @@ void internal::ForEachYamlDocumentInParts(const std::string& text, size_t chunks
         + static_cast<int>(std::count(text.begin() + static_cast<ptrdiff_t>(bounds[k - 1]),
                                       text.begin() + static_cast<ptrdiff_t>(bounds[k]), '\n'));
   }
+  // The caller visits chunk k while `wave` - 1 helpers parse the chunks after it, up to `wave`
+  // chunks ahead (the trees of at most `wave` + 1 chunks held at once). Before 2026-12-02 a wave
+  // of chunks was parsed in parallel and then visited on one thread while the others waited:
+  // Kueue's large-scale manifests loaded in 65 ms on 2 threads as on 1 (docs/replay.md).
   wave = std::max<size_t>(1, wave);
-  size_t index = 0;
-  for (size_t first = 0; first < count; first += wave) {
-    const size_t last = std::min(count, first + wave);
-    std::vector<std::vector<YAML::Node>> parsed(last - first);
-    std::vector<char> failed(last - first, 0);
-    auto parse = [&](size_t k) {
-      const std::string_view chunk(text.data() + bounds[k], bounds[k + 1] - bounds[k]);
-      try {
-        parsed[k - first] = internal::LoadAllYamlFromLine(chunk, first_lines[k]);
-      } catch (const std::exception&) {
-        failed[k - first] = 1;
-      }
-    };
-    if (last - first == 1) {
-      parse(first);
-    } else {
-      tbb::parallel_for(first, last, parse);
-    }
-    if (std::find(failed.begin(), failed.end(), 1) != failed.end()) {
-      LoadAllYaml(text);  // throws the whole text's first error, with its position
-    }
-    for (std::vector<YAML::Node>& part : parsed) {
-      for (YAML::Node& doc : part) {
-        visit(doc, index++);
-      }
-      part.clear();  // this chunk's trees are freed before the next wave is parsed
-    }
+  const size_t helpers = std::min(wave, count) - 1;
+  ChunkPipeline pipeline(text, bounds, first_lines, helpers == 0 ? 1 : wave + 1);
+  bool parsed_all = true;
+  if (helpers == 0) {
+    parsed_all = pipeline.VisitAll(visit);
+  } else {
+    WithHelpers(
+        helpers, [&] { parsed_all = pipeline.VisitAll(visit); }, [&] { pipeline.Help(); });
+  }
+  pipeline.RethrowVisitError();
+  if (!parsed_all) {
+    LoadAllYaml(text);  // throws the whole text's first error, with its position
   }
 }
 

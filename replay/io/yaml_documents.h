@@ -31,11 +31,14 @@ std::vector<YAML::Node> LoadYamlDocuments(const std::string& text);
 using YamlDocumentVisitor = std::function<void(const YAML::Node& document, size_t index)>;
 
 // The documents of LoadYamlDocuments(text), one at a time, without holding them all: a text above
-// 128 KiB is parsed in chunks of about 64 KiB (at document starts), one chunk per thread at a
-// time, and a chunk's trees are dropped once `visit` has seen them (a 0.9 MB manifests file held
-// about 50 MB of yaml-cpp nodes at once). Throws YAML::ParserException, as LoadAllYaml(text),
-// when the text is not valid YAML — possibly after `visit` has seen the documents of the chunks
-// before the broken one: a caller that keeps what it saw undoes it.
+// 128 KiB is parsed in chunks of about 64 KiB (at document starts), and a chunk's trees are
+// dropped once `visit` has seen them (a 0.9 MB manifests file held about 50 MB of yaml-cpp nodes
+// at once). `visit` runs on the calling thread, in order, while the arena's other threads parse
+// the chunks after the one it visits (at most one chunk per thread ahead); the caller parses too
+// when nothing it can visit is ready. Throws YAML::ParserException, as LoadAllYaml(text), when
+// the text is not valid YAML — possibly after `visit` has seen the documents of the chunks before
+// the broken one: a caller that keeps what it saw undoes it. An exception of `visit` is rethrown
+// once the other threads have stopped.
 void ForEachYamlDocument(const std::string& text, const YamlDocumentVisitor& visit);
 
 namespace internal {
@@ -44,7 +47,8 @@ namespace internal {
 std::vector<size_t> YamlCutPoints(const std::string& text, size_t parts);
 // LoadYamlDocuments with the text cut into at most `parts` chunks (if large enough).
 std::vector<YAML::Node> LoadYamlDocumentsInParts(const std::string& text, size_t parts);
-// ForEachYamlDocument with the text cut into at most `chunks` chunks, `wave` parsed at a time.
+// ForEachYamlDocument with the text cut into at most `chunks` chunks, parsed on at most `wave`
+// threads (the caller and `wave` - 1 helpers), up to `wave` chunks ahead of the one visited.
 void ForEachYamlDocumentInParts(const std::string& text, size_t chunks, size_t wave,
                                 const YamlDocumentVisitor& visit);
 }  // namespace internal

@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -91,6 +94,58 @@ TEST(YamlDocumentsTest, DocumentsAreVisitedInOrderAChunkAtATime) {
   EXPECT_EQ(error, fmt::format("{}:flow sequence without a closing bracket", yaml_cpp_line));
   EXPECT_GT(visited, 0u);  // streamed: the first chunks were visited before the broken one
   EXPECT_LT(visited, 1200u);
+}
+
+// The caller visits chunk k while helpers parse the chunks after it (at most `wave` ahead): the
+// documents still come in order, with a visitor slower than the parse, on 1 to 4 threads and
+// with chunks finer than the threads.
+TEST(YamlDocumentsTest, ChunksParsedAheadAreVisitedInOrder) {
+  const std::string text = BigText();
+  const std::string expected = DumpAll(YAML::LoadAll(text));
+  for (size_t threads : {1, 2, 4}) {
+    for (size_t chunks : {2, 7, 16}) {
+      tbb::task_arena arena(static_cast<int>(threads));
+      std::vector<YAML::Node> seen;
+      size_t next = 0;
+      arena.execute([&] {
+        internal::ForEachYamlDocumentInParts(
+            text, chunks, threads, [&](const YAML::Node& doc, size_t i) {
+              EXPECT_EQ(i, next++);
+              if (i % 100 == 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));  // helpers run ahead
+              }
+              seen.push_back(doc);
+            });
+      });
+      EXPECT_EQ(DumpAll(seen), expected) << threads << " threads, " << chunks << " chunks";
+    }
+  }
+}
+
+// An exception of the visitor reaches the caller once the helpers have stopped, and no document
+// after it is visited.
+TEST(YamlDocumentsTest, AVisitorsExceptionStopsTheParse) {
+  const std::string text = BigText();
+  for (int threads : {1, 2}) {
+    tbb::task_arena arena(threads);
+    size_t visited = 0;
+    std::string error;
+    arena.execute([&] {
+      try {
+        internal::ForEachYamlDocumentInParts(text, 8, static_cast<size_t>(threads),
+                                             [&](const YAML::Node&, size_t i) {
+                                               ++visited;
+                                               if (i == 500) {
+                                                 throw std::runtime_error("stop at 500");
+                                               }
+                                             });
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    });
+    EXPECT_EQ(error, "stop at 500") << threads;
+    EXPECT_EQ(visited, 501u) << threads;
+  }
 }
 
 // A lone carriage return is a line break to YAML but not to the count of '\n' a chunk's lines
