@@ -54,6 +54,8 @@ class HtmlTable {
 // The data-sort value of a number: shortest round-trip decimal, "" for NaN, "Infinity" and
 // "-Infinity" (what JavaScript's parseFloat reads).
 std::string SortKey(double v);
+// SortKey(v) appended to `out`.
+void AppendSortKey(std::string& out, double v);
 
 HtmlCell IntCell(int64_t v);
 // "12.5%", "-" for a non-finite ratio.

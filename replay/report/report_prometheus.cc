@@ -3,6 +3,7 @@
 // that dashboards and queries written for a live Kueue read a replay too.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -63,7 +64,11 @@ std::string Value(int64_t v) {
 
 // Appends `text` as a label value: escaped where it must be, else as is (almost always).
 void AppendLabelValue(std::string_view text, std::string& out) {
-  if (text.find_first_of("\\\"\n") == std::string_view::npos) {
+  // A loop, not find_first_of, which calls memchr on the three characters for each byte of the
+  // text (a million calls for Kueue's large-scale scenario).
+  const bool plain = std::none_of(text.begin(), text.end(),
+                                  [](char c) { return c == '\\' || c == '"' || c == '\n'; });
+  if (plain) {
     out += text;
   } else {
     out += internal::PrometheusLabelEscape(text);
