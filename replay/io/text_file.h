@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -21,7 +22,7 @@ inline bool WriteTextFile(const std::filesystem::path& path, std::string_view te
   std::string name = ".";
   name.append(path.filename().string());
   name.append(".tally-tmp-");
-  name.append(std::to_string(static_cast<long>(::getpid())));
+  name.append(std::to_string(static_cast<int64_t>(::getpid())));
   std::filesystem::path temporary = path;
   temporary.replace_filename(name);
   std::FILE* f = std::fopen(temporary.c_str(), "wb");

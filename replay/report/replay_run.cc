@@ -50,17 +50,19 @@ extern "C" void RequestStop(int signal_number) {
 class StopOnSignal {
  public:
   StopOnSignal() {
-    const std::lock_guard<std::mutex> lock(Mutex());
-    if (users_++ == 0) {
-      previous_int_ = std::signal(SIGINT, RequestStop);
-      previous_term_ = std::signal(SIGTERM, RequestStop);
+    Shared& shared = State();
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    if (shared.users++ == 0) {
+      shared.previous_int = std::signal(SIGINT, RequestStop);
+      shared.previous_term = std::signal(SIGTERM, RequestStop);
     }
   }
   ~StopOnSignal() {
-    const std::lock_guard<std::mutex> lock(Mutex());
-    if (--users_ == 0) {
-      std::signal(SIGINT, previous_int_);
-      std::signal(SIGTERM, previous_term_);
+    Shared& shared = State();
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    if (--shared.users == 0) {
+      std::signal(SIGINT, shared.previous_int);
+      std::signal(SIGTERM, shared.previous_term);
     }
   }
   StopOnSignal(const StopOnSignal&) = delete;
@@ -69,13 +71,18 @@ class StopOnSignal {
   StopOnSignal& operator=(StopOnSignal&&) = delete;
 
  private:
-  static std::mutex& Mutex() {
-    static std::mutex mutex;
-    return mutex;
+  // What every StopOnSignal of the process shares: how many are alive, and the handlers the
+  // first one replaced.
+  struct Shared {
+    std::mutex mutex;
+    int users = 0;
+    void (*previous_int)(int) = SIG_DFL;
+    void (*previous_term)(int) = SIG_DFL;
+  };
+  static Shared& State() {
+    static Shared shared;
+    return shared;
   }
-  static inline int users_ = 0;
-  static inline void (*previous_int_)(int) = SIG_DFL;
-  static inline void (*previous_term_)(int) = SIG_DFL;
 };
 
 // Keeps `object` alive until the process exits, never destroyed: the command line replays once
