@@ -82,31 +82,57 @@ void ParallelFor(tbb::task_arena& arena, size_t n, size_t grain, Fn&& fn,
 #endif
 }
 
-// Runs `main()` on the calling thread and `helper()` on each other thread of the arena, and
-// returns when all have returned. A helper waits for main's work (ShardPipeline::Work) and must
-// return once main has; main must not throw. Without free threads (a 1-thread arena) main does
-// everything and the helpers run after it, finding nothing left.
+namespace internal {
+
+// main() on the calling thread, helper() on `helpers` plain threads (the ThreadSanitizer build).
 template <typename Main, typename Helper>
-void RunWithHelpers(tbb::task_arena& arena, Main&& main, Helper&& helper) {
-  const int helpers = std::max(arena.max_concurrency(), 1) - 1;
-#if defined(TALLY_THREAD_SANITIZER)
+void RunOnThreads(size_t helpers, Main&& main, Helper&& helper) {
   std::vector<std::thread> threads;
-  for (int i = 0; i < helpers; ++i) {
+  for (size_t i = 0; i < helpers; ++i) {
     threads.emplace_back([&] { helper(); });
   }
   main();
   for (std::thread& t : threads) {
     t.join();
   }
+}
+
+// main() on the calling thread, helper() as `helpers` tasks of the current arena.
+template <typename Main, typename Helper>
+void RunOnTasks(size_t helpers, Main&& main, Helper&& helper) {
+  tbb::task_group group;
+  for (size_t i = 0; i < helpers; ++i) {
+    group.run([&] { helper(); });
+  }
+  main();
+  group.wait();
+}
+
+}  // namespace internal
+
+// Runs `main()` on the calling thread and `helper()` on each other thread of the arena, and
+// returns when all have returned. A helper waits for main's work (ShardPipeline::Work) and must
+// return once main has; main must not throw. Without free threads (a 1-thread arena) main does
+// everything and the helpers run after it, finding nothing left.
+template <typename Main, typename Helper>
+void RunWithHelpers(tbb::task_arena& arena, Main&& main, Helper&& helper) {
+  const auto helpers = static_cast<size_t>(std::max(arena.max_concurrency(), 1) - 1);
+#if defined(TALLY_THREAD_SANITIZER)
+  internal::RunOnThreads(helpers, main, helper);
 #else
-  arena.execute([&] {
-    tbb::task_group group;
-    for (int i = 0; i < helpers; ++i) {
-      group.run([&] { helper(); });
-    }
-    main();
-    group.wait();
-  });
+  arena.execute([&] { internal::RunOnTasks(helpers, main, helper); });
+#endif
+}
+
+// RunWithHelpers with `helpers` helpers in the arena the caller runs in, isolated: a thread that
+// waits here runs only these helpers, never a task of an enclosing loop (ForEachYamlDocument may
+// run inside one).
+template <typename Main, typename Helper>
+void RunWithHelpersHere(size_t helpers, Main&& main, Helper&& helper) {
+#if defined(TALLY_THREAD_SANITIZER)
+  internal::RunOnThreads(helpers, main, helper);
+#else
+  tbb::this_task_arena::isolate([&] { internal::RunOnTasks(helpers, main, helper); });
 #endif
 }
 

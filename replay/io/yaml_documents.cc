@@ -6,12 +6,10 @@
 #include <exception>
 #include <optional>
 #include <string_view>
-#include <thread>
 
 #include <tbb/task_arena.h>
-#include <tbb/task_group.h>
 
-#include "replay/io/parallel_for.h"  // TALLY_THREAD_SANITIZER
+#include "replay/io/parallel_for.h"
 #include "replay/io/yaml_tree.h"
 
 namespace replay {
@@ -223,32 +221,6 @@ class ChunkPipeline {
   std::exception_ptr error_;
 };
 
-// Runs `main` on the calling thread and `helper` on `helpers` other threads of the current
-// arena (plain threads under ThreadSanitizer, which does not see oneTBB's synchronisation; see
-// replay/io/parallel_for.h). Isolated: a thread waiting here runs only these tasks.
-template <typename Main, typename Helper>
-void WithHelpers(size_t helpers, Main&& main, Helper&& helper) {
-#if defined(TALLY_THREAD_SANITIZER)
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < helpers; ++i) {
-    threads.emplace_back([&] { helper(); });
-  }
-  main();
-  for (std::thread& t : threads) {
-    t.join();
-  }
-#else
-  tbb::this_task_arena::isolate([&] {
-    tbb::task_group group;
-    for (size_t i = 0; i < helpers; ++i) {
-      group.run([&] { helper(); });
-    }
-    main();
-    group.wait();
-  });
-#endif
-}
-
 }  // namespace
 
 void internal::ForEachYamlDocumentInParts(const std::string& text, size_t chunks, size_t wave,
@@ -280,7 +252,7 @@ void internal::ForEachYamlDocumentInParts(const std::string& text, size_t chunks
   if (helpers == 0) {
     parsed_all = pipeline.VisitAll(visit);
   } else {
-    WithHelpers(
+    RunWithHelpersHere(
         helpers, [&] { parsed_all = pipeline.VisitAll(visit); }, [&] { pipeline.Help(); });
   }
   pipeline.RethrowVisitError();
