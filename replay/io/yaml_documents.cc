@@ -135,7 +135,7 @@ class ChunkPipeline {
 
   // On the caller's thread: visits every chunk's documents in order, parsing what no helper has
   // claimed. Returns false at the first chunk that failed to parse (nothing after it visited).
-  // Does not throw: an exception of `visit` is kept for Rethrow.
+  // Does not throw: an exception of `visit` is kept for RethrowVisitError.
   bool VisitAll(const YamlDocumentVisitor& visit) {
     size_t index = 0;
     bool parsed_all = true;
