@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string_view>
@@ -27,7 +26,8 @@ using File = UniqueFile;
 File OpenOutput(const std::string& path) {
   File f(std::fopen(path.c_str(), "wb"));
   if (f == nullptr) {
-    std::fprintf(stderr, "error: %s: cannot create: %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "error: %s: cannot create: %s\n", path.c_str(),
+                 std::generic_category().message(errno).c_str());
   }
   return f;
 }
@@ -41,7 +41,8 @@ bool Finish(File f, const std::string& path) {
   bool ok = std::ferror(f.get()) == 0;
   ok = std::fclose(f.release()) == 0 && ok;
   if (!ok) {
-    std::fprintf(stderr, "error: %s: write failed: %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "error: %s: write failed: %s\n", path.c_str(),
+                 std::generic_category().message(errno).c_str());
   }
   return ok;
 }

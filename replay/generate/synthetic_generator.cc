@@ -145,8 +145,8 @@ int64_t PerPod(const WorkloadClass& c, int32_t r) {
 }
 
 struct ActiveClass {
-  const WorkloadClass* spec;
-  double mean_runtime_ms;
+  const WorkloadClass* spec = nullptr;
+  double mean_runtime_ms = 0;
   std::string requests_json;  // "\"cpu\":\"1\",\"memory\":\"2Gi\""
   std::vector<double> priority_cumulative;
 };
@@ -213,7 +213,8 @@ Model BuildModel(const SyntheticOptions& o) {
       }
       a.requests_json += fmt::format("{}\"{}\":\"{}\"", a.requests_json.empty() ? "" : ",",
                                      m.resources[r], FormatAmount(r, per_pod));
-      m.capacity[r] += concurrency * (c.mix / mix_total) * c.pods * per_pod * factor;
+      m.capacity[r] +=
+          concurrency * (c.mix / mix_total) * c.pods * static_cast<double>(per_pod) * factor;
     }
     double p = 0;
     for (double w : c.priority_mix) {

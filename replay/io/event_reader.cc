@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
 
 #include <simdjson.h>
 
@@ -74,11 +75,16 @@ std::string EventError::ToString() const {
 
 struct EventReader::Impl {
   gzFile file = nullptr;
+  Impl() = default;
   ~Impl() {
     if (file != nullptr) {
       gzclose(file);
     }
   }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  Impl(Impl&&) = delete;
+  Impl& operator=(Impl&&) = delete;
 };
 
 EventReader::EventReader() : impl_(std::make_unique<Impl>()) {}
@@ -92,8 +98,8 @@ engine::Status EventReader::Open(const std::string& path) {
     impl_->file = gzopen(path.c_str(), "rb");
   }
   if (impl_->file == nullptr) {
-    return engine::InvalidArgument(
-        fmt::format("{}: cannot open: {}", path, std::strerror(errno != 0 ? errno : ENOENT)));
+    return engine::InvalidArgument(fmt::format(
+        "{}: cannot open: {}", path, std::generic_category().message(errno != 0 ? errno : ENOENT)));
   }
   // Buffers no larger than the file: zlib's (input, and twice that for output) and the line
   // block. A trace of a few lines opened thousands of times (tests, the fuzz targets) had
@@ -140,7 +146,8 @@ bool EventReader::Fill() {
     const char* message = gzerror(impl_->file, &code);
     if (n < 0 || (code != Z_OK && code != Z_STREAM_END)) {
       // A truncated or corrupt gzip stream: the rest of the trace is lost, and must be said.
-      read_error_ = code == Z_ERRNO ? std::strerror(errno) : (message != nullptr ? message : "?");
+      read_error_ = code == Z_ERRNO ? std::generic_category().message(errno)
+                                    : std::string(message != nullptr ? message : "?");
     }
     return false;
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <queue>
 #include <tuple>
@@ -28,7 +29,7 @@ TimeMicros Seconds(double s) {
   if (!(s > 0)) {
     return 0;
   }
-  return static_cast<TimeMicros>(std::min(s, kCentury) * kMicros + 0.5);
+  return static_cast<TimeMicros>(std::llround(std::min(s, kCentury) * kMicros));
 }
 
 // The cohort tree a ClusterQueue is in (its root node).
