@@ -12,7 +12,9 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
 
+#include "replay/io/manifest_loader.h"
 #include "replay/io/yaml_tree.h"
 
 namespace {
@@ -54,5 +56,38 @@ void BM_LoadAllYaml_YamlCpp(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(text.size()));
 }
 BENCHMARK(BM_LoadAllYaml_YamlCpp)->Unit(benchmark::kMillisecond);
+
+// Manifests(count) with a LocalQueue and a Namespace per ClusterQueue, and the flavor.
+std::string ManifestsWithQueues(int count) {
+  std::string text =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: rf\n";
+  text += Manifests(count);
+  for (int i = 0; i < count; ++i) {
+    text += fmt::format(
+        "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-{}\n  labels:\n"
+        "    kueue.x-k8s.io/performance-scheduler-cleanup: \"true\"\n---\n"
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: lq-{}\n"
+        "  namespace: ns-{}\nspec:\n  clusterQueue: cq-{}\n",
+        i, i, i, i);
+  }
+  return text;
+}
+
+void BM_LoadManifests(benchmark::State& state) {
+  const std::string text = ManifestsWithQueues(1000);
+  tbb::task_arena arena(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    replay::LoadResult result =
+        arena.execute([&] { return replay::LoadManifestString(text, "bench.yaml"); });
+    if (!result.ok()) {
+      state.SkipWithError(result.errors.front().ToString().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations() * 3001);
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(text.size()));
+}
+BENCHMARK(BM_LoadManifests)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
