@@ -254,9 +254,9 @@ int RunReplay(const ReplayOptions& options) {
   {
     // report.html, metrics.prom and report.json are formatted and written side by side, each
     // reading the finished report. With --profile, report.json comes after the other two: it
-    // holds the profile, which counts their time. On Kueue's large-scale scenario, 2 threads,
-    // the three take about 110, 60 and 40 M instructions: report.json beside metrics.prom
-    // instead of after the pair took about 5 ms off the run's 0.22 s (docs/replay.md).
+    // holds the profile, which counts their time. On Kueue's large-scale scenario the three take
+    // about 76, 43 and 42 M instructions (callgrind, 2026-12-02), so on two threads report.html
+    // runs beside the other two (bench/report_writers_bench times each).
     const bool json_beside = !options.profile;
     bool html_written = false;
     bool prometheus_written = false;
