@@ -103,12 +103,6 @@ void AppendSortKey(std::string& out, double v) {
   fmt::format_to(std::back_inserter(out), "{}", v);
 }
 
-std::string SortKey(double v) {
-  std::string key;
-  AppendSortKey(key, v);
-  return key;
-}
-
 HtmlCell IntCell(int64_t v) {
   return {fmt::format("{}", v), static_cast<double>(v)};
 }

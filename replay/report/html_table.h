@@ -51,10 +51,8 @@ class HtmlTable {
   std::vector<bool> left_;
 };
 
-// The data-sort value of a number: shortest round-trip decimal, "" for NaN, "Infinity" and
-// "-Infinity" (what JavaScript's parseFloat reads).
-std::string SortKey(double v);
-// SortKey(v) appended to `out`.
+// Appends the data-sort value of a number to `out`: shortest round-trip decimal, nothing for NaN,
+// "Infinity" and "-Infinity" (what JavaScript's parseFloat reads).
 void AppendSortKey(std::string& out, double v);
 
 HtmlCell IntCell(int64_t v);

@@ -149,9 +149,16 @@ TEST(HtmlTableTest, AmountsInHumanUnits) {
   EXPECT_EQ(internal::Amount("nvidia.com/gpu", 8), "8 GPUs");
   EXPECT_EQ(internal::Amount("memory", 17179869184.0), "16 GiB");
   EXPECT_EQ(internal::Amount("pods", 12), "12");
-  EXPECT_EQ(internal::SortKey(std::numeric_limits<double>::quiet_NaN()), "");
-  EXPECT_EQ(internal::SortKey(std::numeric_limits<double>::infinity()), "Infinity");
-  EXPECT_EQ(internal::SortKey(17179869184.0), "17179869184");
+  auto sort_key = [](double v) {
+    std::string key = "<";  // appended to what is there
+    internal::AppendSortKey(key, v);
+    return key;
+  };
+  EXPECT_EQ(sort_key(std::numeric_limits<double>::quiet_NaN()), "<");
+  EXPECT_EQ(sort_key(std::numeric_limits<double>::infinity()), "<Infinity");
+  EXPECT_EQ(sort_key(-std::numeric_limits<double>::infinity()), "<-Infinity");
+  EXPECT_EQ(sort_key(17179869184.0), "<17179869184");
+  EXPECT_EQ(sort_key(0.3125), "<0.3125");
 }
 
 TEST(ReportHtmlChartsTest, AxesHaveTitlesAndClockTicks) {
