@@ -51,10 +51,16 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
   if (list.empty()) {
     return no_pod_sets_;  // nothing to share; no pod set, no invalid request
   }
+  for (const BufferAlias& alias : aliases_) {
+    if (alias.list.SharesWith(list)) {
+      return *alias.entry;
+    }
+  }
   const uint64_t hash = HashPodSets(list);
   auto [first, last] = lists_.equal_range(hash);
   for (auto it = first; it != last; ++it) {
     if (it->second.list == list) {
+      Alias(list, it->second);
       return it->second;
     }
   }
@@ -62,8 +68,9 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
     Sweep();
   }
   // The pool keeps the caller's list; the caller gets a spare's storage (or nothing).
-  const auto fill = [&list](Entry& entry) -> Entry& {
+  const auto fill = [this, &list](Entry& entry) -> Entry& {
     std::swap(entry.list, list);
+    Alias(entry.list, entry);
     entry.invalid_resources = !ValidateResources(entry.list).empty();
     // entry.canonical and entry.requests keep their storage for the store, which works both out
     // again for this list before reading them: a canonical_version that matches no configuration
@@ -81,7 +88,18 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
   return lists_.insert(std::move(node))->second;
 }
 
+void PodSetPool::Alias(const PodSetList& list, Entry& entry) {
+  BufferAlias& alias = aliases_[next_alias_];
+  next_alias_ = (next_alias_ + 1) % kAliases;
+  alias.list = list;
+  alias.entry = &entry;
+}
+
 void PodSetPool::Sweep() {
+  // The aliases' references would keep their lists from being swept, and their entries may leave.
+  for (BufferAlias& alias : aliases_) {
+    alias = BufferAlias{};
+  }
   for (auto it = lists_.begin(); it != lists_.end();) {
     if (it->second.list.use_count() <= 1) {
       auto next = std::next(it);

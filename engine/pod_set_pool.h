@@ -25,6 +25,8 @@
 // Thread safety: none; owned by one WorkloadStore.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -54,10 +56,11 @@ class PodSetPool {
   };
   static constexpr uint64_t kNoVersion = ~uint64_t{0};
 
-  // The pooled entry whose list is equal to `list`. On a hit `list` is left as it was, for its
-  // owner to reuse. On a miss `list` itself is pooled, and `list` is left holding a spare list
-  // (an earlier Workload's values, for its owner to reset with ResetForReuse and write over) or,
-  // with no spare, empty. An empty list gets an entry of its own that is never pooled. The
+  // The pooled entry whose list is equal to `list` (one whose buffer `list` shares, found without
+  // reading either, or one found by HashPodSets and operator==). On a hit `list` is left as it was,
+  // for its owner to reuse. On a miss `list` itself is pooled, and `list` is left holding a spare
+  // list (an earlier Workload's values, for its owner to reset with ResetForReuse and write over)
+  // or, with no spare, empty. An empty list gets an entry of its own that is never pooled. The
   // reference is valid until the next Intern.
   Entry& Intern(PodSetList& list);
 
@@ -70,6 +73,22 @@ class PodSetPool {
   // Takes out the lists only the pool holds, keeping as many as spares as the pool may grow by
   // before its next sweep.
   void Sweep();
+
+  // Remembers that `list`'s buffer holds `entry`'s content, for the next Intern of a list that
+  // shares it.
+  void Alias(const PodSetList& list, Entry& entry);
+
+  // Buffers recently interned, each with the entry equal to it: a list that shares one (a parser's
+  // memo hands out the same buffer line after line; replay/io/pod_sets_by_text.h) is found by
+  // its pointer, without reading the list. Each alias holds a reference, so that its buffer
+  // cannot be freed and another list allocated at the same address while it is remembered.
+  struct BufferAlias {
+    PodSetList list;
+    Entry* entry = nullptr;
+  };
+  static constexpr size_t kAliases = 8;
+  std::array<BufferAlias, kAliases> aliases_;
+  size_t next_alias_ = 0;
 
   Lists lists_;
   std::vector<Lists::node_type> spares_;  // each Entry's list held by nothing else

@@ -80,6 +80,7 @@ void ResetForReuse(WorkloadSpec& spec) {
   spec.priority_class_kind = PriorityClassKind::kNone;
   spec.active = true;
   spec.maximum_execution_time_seconds.reset();
+  spec.pod_sets.ReleaseIfShared();  // a shared list is not written over (nor copied to be)
   for (PodSetSpec& ps : spec.pod_sets) {
     ResetForReuse(ps);
   }

@@ -14,6 +14,7 @@
 #include "replay/io/event_reader.h"
 #include "replay/io/input_limits.h"
 #include "replay/io/manifest_loader.h"
+#include "replay/io/pod_sets_by_text.h"
 #include "replay/io/time_parse.h"
 #include "replay/io/workload_fields.h"
 #include "replay/io/workload_json.h"
@@ -124,6 +125,7 @@ void DescribeObject(const engine::ClusterSpec& spec, std::string& kind, std::str
 
 struct EventLineParser::Impl {
   simdjson::ondemand::parser parser;
+  PodSetsByText pod_sets_by_text;   // Workload lines read in place share repeated pod-set lists
   simdjson::dom::parser validator;  // the object is JSON before the manifest parsers see it
 };
 
@@ -272,7 +274,8 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
     } else if (key == "object" && in_place_declined != nullptr) {
       simdjson::ondemand::object object;
       if (have_in_place || value.get_object().get(object) != simdjson::SUCCESS
-          || ParseWorkloadObjectFast(object, path, in_place) != FastParse::kParsed) {
+          || ParseWorkloadObjectFast(object, path, in_place, &impl_->pod_sets_by_text)
+                 != FastParse::kParsed) {
         *in_place_declined = true;  // a second object, or not the common Workload shape
         return ReadResult::kError;
       }

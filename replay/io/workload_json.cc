@@ -20,6 +20,7 @@
 #include "engine/quantity.h"
 #include "replay/io/input_limits.h"
 #include "replay/io/ondemand_walk.h"
+#include "replay/io/pod_sets_by_text.h"
 #include "replay/io/time_parse.h"
 
 namespace replay {
@@ -435,6 +436,34 @@ bool PodSets(od::value value, std::vector<engine::PodSetSpec>& out) {
   return ok && used > 0 && with_min_count <= 1;
 }
 
+// PodSets through the parser's memo: the array's text is looked up first, and read (on the
+// memo's own parser: the caller's iteration has gone past it) only when not found.
+bool PodSetsByTextOrRead(od::value value, PodSetsByText& memo, engine::PodSetList& out) {
+  od::array array;
+  std::string_view text;
+  if (value.get_array().get(array) != SUCCESS || array.raw_json().get(text) != SUCCESS) {
+    return false;
+  }
+  const uint64_t hash = PodSetsByText::Hash(text);
+  if (const engine::PodSetList* kept = memo.Find(text, hash)) {
+    out = *kept;
+    return true;
+  }
+  // The text lies inside the caller's padded input, so SIMDJSON_PADDING bytes after it are
+  // readable (the rest of the object, then the input's own padding).
+  const simdjson::padded_string_view padded(text.data(), text.size(),
+                                            text.size() + simdjson::SIMDJSON_PADDING);
+  od::document doc;
+  od::value root;
+  out.ReleaseIfShared();  // a list shared with the memo or a store is not written over
+  if (memo.parser().iterate(padded).get(doc) != SUCCESS || doc.get_value().get(root) != SUCCESS
+      || !PodSets(root, out.Mutable())) {
+    return false;
+  }
+  memo.Keep(text, hash, out);
+  return true;
+}
+
 // The priority-class fields as written; resolved once apiVersion is known (keys come in any
 // order). Views point into the input.
 struct PriorityFields {
@@ -465,11 +494,13 @@ bool PriorityClassRef(od::value value, PriorityFields& pf) {
   return ok && seen == 7;
 }
 
-bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf) {
+bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSetsByText* memo) {
   uint32_t seen = 0;
   return ForEachField(value, [&](std::string_view key, od::value field) {
     if (key == "podSets") {
-      return Once(seen, 1) && PodSets(field, wl.pod_sets.Mutable());
+      return Once(seen, 1)
+             && (memo != nullptr ? PodSetsByTextOrRead(field, *memo, wl.pod_sets)
+                                 : PodSets(field, wl.pod_sets.Mutable()));
     }
     if (key == "queueName") {
       return Once(seen, 2) && String(field, wl.queue_name)
@@ -616,7 +647,7 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
 }  // namespace
 
 FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
-                                  engine::WorkloadSpec& out) {
+                                  engine::WorkloadSpec& out, PodSetsByText* pod_sets_by_text) {
   engine::ResetForReuse(out);  // WorkloadSpec{}, but what `out` holds stays allocated
   uint32_t seen = 0;
   bool v1beta1 = false;
@@ -641,7 +672,7 @@ FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
     } else if (key == "metadata") {
       ok = Once(seen, 4) && Metadata(value, out, has_namespace);
     } else if (key == "spec") {
-      ok = Once(seen, 8) && Spec(value, out, pf);
+      ok = Once(seen, 8) && Spec(value, out, pf, pod_sets_by_text);
     }
     // `status` and unknown keys fall back.
     if (!ok) {

@@ -31,6 +31,8 @@
 
 namespace replay {
 
+class PodSetsByText;
+
 enum class FastParse : uint8_t { kParsed, kFallback };
 
 // REQUIRES: `object_json` is one JSON object with at least simdjson::SIMDJSON_PADDING readable
@@ -46,8 +48,11 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
 // object has been read to its end; on kFallback the iteration is left anywhere (parse again).
 // Both write `out` over whatever it held, keeping its storage (engine::ResetForReuse): a reader
 // that passes the same spec line after line allocates only when a line needs more room.
+// With `pod_sets_by_text`, a podSets array written exactly as one read before shares that list
+// (out.pod_sets then shares a buffer with the memo; replay/io/pod_sets_by_text.h).
 FastParse ParseWorkloadObjectFast(simdjson::ondemand::object object, std::string_view file_name,
-                                  engine::WorkloadSpec& out);
+                                  engine::WorkloadSpec& out,
+                                  PodSetsByText* pod_sets_by_text = nullptr);
 // True when every byte is printable ASCII and none is a backslash (what the fast path reads).
 bool IsPlainAsciiJson(std::string_view text);
 

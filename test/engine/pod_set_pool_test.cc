@@ -5,8 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -195,6 +198,67 @@ TEST_F(PodSetPoolTest, OnAMissTheCallerGetsASpareListToWriteOver) {
   EXPECT_EQ(store_.Get(third).pod_sets[0].count, 3000);
   EXPECT_EQ(store_.Get(third).pod_sets[0].total[0].amount, Quantity(6'000'000));
   EXPECT_FALSE(StoredSpec(third).pod_sets.SharesWith(StoredSpec(second).pod_sets));
+}
+
+// A replay's parser hands out the same buffer for every Workload whose pod sets are written alike
+// (replay/io/pod_sets_by_text.h), and two parsers hand out two buffers of one content. The pool
+// finds such a list by its buffer. Random adds and erases of lists from 12 such buffers (of 6
+// contents; now and then one is let go and replaced) and of lists of their own (which make the pool
+// sweep): every stored Workload keeps the content it was added with, Workloads of one content share
+// one list, and the pool stays bounded. An alias left pointing at a swept entry, or one that let
+// its buffer go (another list could then be allocated at its address), fails the content check.
+TEST_F(PodSetPoolTest, ListsSharingABufferAreFoundByItThroughSweeps) {
+  std::vector<PodSetList> buffers;
+  std::vector<int> buffer_counts;
+  for (int i = 0; i < 12; ++i) {
+    buffer_counts.push_back(1 + i % 6);
+    buffers.push_back(Spec("buffer", buffer_counts.back(), "1").pod_sets);
+  }
+  std::mt19937 rng(7);
+  std::vector<std::pair<std::string, int>> live;  // key, pod count
+  int next = 0;
+  int own = 0;
+  for (int step = 0; step < 6000; ++step) {
+    if (!live.empty() && rng() % 2 == 0) {
+      const size_t victim = rng() % live.size();
+      store_.Erase(*store_.Find(live[victim].first));
+      live[victim] = live.back();
+      live.pop_back();
+      continue;
+    }
+    if (rng() % 8 == 0) {
+      // A parser's memo lets a buffer go and keeps another: the old one may be freed, and the new
+      // one allocated at its address (an alias must not take it for the old).
+      const size_t k = rng() % buffers.size();
+      buffer_counts[k] = 1 + static_cast<int>(rng() % 6);
+      buffers[k] = Spec("buffer", buffer_counts[k], "1").pod_sets;
+    }
+    const std::string name = fmt::format("w{}", next++);
+    const size_t pick = rng() % 16;
+    int count = 0;
+    WorkloadSpec spec;
+    if (pick < buffers.size()) {
+      count = buffer_counts[pick];
+      spec = Spec(name, count, "1");
+      spec.pod_sets = buffers[pick];  // shared, as the parser hands it out
+    } else {
+      count = 100 + own++;
+      spec = Spec(name, count, "1");
+    }
+    Add(std::move(spec));
+    live.emplace_back("ns/" + name, count);
+    std::map<int, const PodSetList*> by_count;
+    for (const auto& [key, pods] : live) {
+      const PodSetList& list = StoredSpec(*store_.Find(key)).pod_sets;
+      ASSERT_EQ(list.size(), 1u);
+      ASSERT_EQ(list[0].count, pods) << key << " at step " << step;
+      const auto [it, fresh] = by_count.emplace(pods, &list);
+      ASSERT_TRUE(fresh || it->second->SharesWith(list)) << key << ": equal lists not shared";
+    }
+    ASSERT_LE(store_.pooled_pod_set_lists() + store_.spare_pod_set_lists(),
+              size_t{2} * store_.live() + PodSetPool::kMinSweep);
+  }
+  EXPECT_GT(own, 500) << "enough lists of their own to sweep the pool many times";
 }
 
 TEST(PodSetPoolHashTest, EqualListsHashEqual) {

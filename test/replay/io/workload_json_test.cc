@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -927,6 +928,58 @@ TEST(WorkloadJsonTest, AnEventReadOverAnotherReadsAsAFreshOne) {
     }
   }
   EXPECT_GT(workloads, 40);
+}
+
+// A parser keeps the last pod-set lists it read with their text (replay/io/pod_sets_by_text.h):
+// a Workload line whose podSets are written exactly as an earlier one's shares that list, and
+// reads as the general path reads it. A spec holding a shared list, read over by another line,
+// leaves the kept list as it was; a text that differs only in its spacing reads equal, not shared.
+TEST(WorkloadJsonTest, APodSetsTextReadBeforeSharesItsListAndReadsTheSame) {
+  const std::string time = R"("time":"2026-01-01T00:00:05Z")";
+  const auto line = [&time](const std::string& object) {
+    return R"({"type":"ADDED",)" + time + R"(,"object":)" + object + "}";
+  };
+  const std::string cpu2 = R"("containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}])";
+  const std::string a = line(Wl(PodSpec(kCpu1), R"("name":"a","namespace":"ns")"));
+  const std::string b = line(Wl(PodSpec(kCpu1), R"("name":"b","namespace":"ns")"));
+  const std::string c = line(Wl(PodSpec(cpu2), R"("name":"c","namespace":"ns")"));
+  const std::string spaced =
+      line(Wl(R"("queueName":"q","podSets":[ {"name":"main","template":{"spec":{)"
+                  + std::string(kCpu1) + "}}}]",
+              R"("name":"d","namespace":"ns")"));
+  EventLineParser parser;
+  const auto read = [&parser](const std::string& text, LineReading& into) {
+    std::string padded(text);
+    padded.resize(text.size() + simdjson::SIMDJSON_PADDING, '\0');
+    into.result = parser.Parse(padded.data(), text.size(), padded.size(), std::string(kFile), 3,
+                               into.event, into.error, into.timed);
+    ASSERT_EQ(into.result, ReadResult::kEvent) << text << ": " << into.error.message;
+    // The general path (an escape in the type) reads the object as its own document.
+    const std::string general = std::regex_replace(text, std::regex("ADDED"), R"(\u0041DDED)");
+    ExpectSameReading(into, ReadLine(general), text);
+  };
+  const auto pod_sets = [](const LineReading& r) -> const engine::PodSetList& {
+    return r.event.object.workloads.at(0).pod_sets;
+  };
+  const auto cpu = [&](const LineReading& r) {  // "1" or "2": mantissa 1 or 2, exponent 0
+    return static_cast<int>(pod_sets(r)[0].resources.containers[0].requests.at(0).second.mantissa);
+  };
+  LineReading ra;
+  LineReading rb;
+  LineReading rd;
+  read(a, ra);
+  read(b, rb);
+  EXPECT_TRUE(pod_sets(rb).SharesWith(pod_sets(ra))) << "the same text: the kept list";
+  read(c, rb);  // over the shared list
+  EXPECT_EQ(cpu(rb), 2);
+  EXPECT_FALSE(pod_sets(rb).SharesWith(pod_sets(ra)));
+  EXPECT_EQ(cpu(ra), 1) << "the kept list was not written over";
+  LineReading again;
+  read(b, again);
+  EXPECT_TRUE(pod_sets(again).SharesWith(pod_sets(ra)));
+  read(spaced, rd);
+  EXPECT_FALSE(pod_sets(rd).SharesWith(pod_sets(ra))) << "another text";
+  EXPECT_TRUE(pod_sets(rd).view() == pod_sets(ra).view()) << "the same list";
 }
 
 // The fast path's gate: every byte printable ASCII and no backslash. Checked against the byte rule
