@@ -132,7 +132,7 @@ bool QueueManager::IsBestEffort(CqId cq) const {
 void QueueManager::LoadKeys(WorkloadId id, Entry& e) {
   Workload& w = store_.Get(id);
   if (w.scheduling_hash == kSchedulingHashUnknown) {
-    w.scheduling_hash = ComputeSchedulingHash(w, cluster_);
+    w.scheduling_hash = scheduling_hasher_.Compute(w, cluster_);
   }
   e.priority = w.priority;
   e.order_time = w.queue_order_time;

@@ -63,6 +63,7 @@
 #include "engine/base/dense_bitset.h"
 #include "engine/base/ids.h"
 #include "engine/hash_group_index.h"
+#include "engine/scheduling_hash.h"
 #include "engine/workload_spec.h"
 
 namespace engine {
@@ -309,8 +310,9 @@ class QueueManager {
 
   const Cluster& cluster_;
   WorkloadStore& store_;
-  std::vector<Entry> entries_;  // by WorkloadId
-  std::vector<CqQueue> cqs_;    // by CqId
+  SchedulingHasher scheduling_hasher_;  // Workload::scheduling_hash, set at a first push
+  std::vector<Entry> entries_;          // by WorkloadId
+  std::vector<CqQueue> cqs_;            // by CqId
   // Bit Index(cq) set while cqs_[cq].heap is non-empty: PopHeads skips idle ClusterQueues
   // without touching their (large) CqQueue.
   DenseBitset nonempty_heaps_;

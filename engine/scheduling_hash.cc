@@ -152,12 +152,10 @@ void HashPodSpec(Hasher& h, const PodSetSpec& spec) {
 
 }  // namespace
 
-uint64_t ComputeSchedulingHash(const Workload& workload, const Cluster& cluster) {
+uint64_t PodSetsSchedulingHash(const PodSetRequestList& pod_sets, const Cluster& cluster) {
   Hasher h;
-  h.Tag('P');
-  h.I64(workload.priority);
-  h.U64(workload.pod_sets.size());
-  for (const PodSetRequest& ps : workload.pod_sets) {
+  h.U64(pod_sets.size());
+  for (const PodSetRequest& ps : pod_sets) {
     h.Tag('s');
     h.Str(ps.name);
     h.I64(ps.count);
@@ -179,8 +177,35 @@ uint64_t ComputeSchedulingHash(const Workload& workload, const Cluster& cluster)
       h.Tag('-');
     }
   }
-  uint64_t hash = h.value();
+  return h.value();
+}
+
+uint64_t CombineSchedulingHash(int32_t priority, uint64_t pod_sets_hash) {
+  Hasher h;
+  h.Tag('P');
+  h.I64(priority);
+  h.U64(pod_sets_hash);
+  const uint64_t hash = h.value();
   return hash == kSchedulingHashUnknown ? 1 : hash;
+}
+
+uint64_t ComputeSchedulingHash(const Workload& workload, const Cluster& cluster) {
+  return CombineSchedulingHash(workload.priority,
+                               PodSetsSchedulingHash(workload.pod_sets, cluster));
+}
+
+uint64_t SchedulingHasher::Compute(const Workload& workload, const Cluster& cluster) {
+  for (const Slot& slot : slots_) {
+    if (slot.pod_sets.SharesWith(workload.pod_sets)) {
+      return CombineSchedulingHash(workload.priority, slot.hash);
+    }
+  }
+  const uint64_t pod_sets_hash = PodSetsSchedulingHash(workload.pod_sets, cluster);
+  Slot& slot = slots_[next_];
+  next_ = (next_ + 1) % kSlots;
+  slot.pod_sets = workload.pod_sets;
+  slot.hash = pod_sets_hash;
+  return CombineSchedulingHash(workload.priority, pod_sets_hash);
 }
 
 }  // namespace engine

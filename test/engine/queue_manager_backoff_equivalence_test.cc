@@ -226,6 +226,55 @@ TEST(SchedulingHashTest, EqualForEquivalentAndDifferentOtherwise) {
   EXPECT_NE(base, hash([](W& w) { w.pod_sets.push_back(w.pod_sets[0]); }));
 }
 
+// SchedulingHasher remembers the pod-set part of the hash by request-list buffer: Workloads of one
+// pooled list share it. Through adds, erases, reclaimable pods (which give a Workload requests of
+// its own, written in place when nothing else holds them) and priorities, it gives what
+// ComputeSchedulingHash gives. A memo keyed by a buffer's address without holding it fails here:
+// a list written over in place, or freed and allocated again for other requests, hits.
+TEST(SchedulingHashTest, TheHasherEqualsTheFunctionAsListsAreSharedFreedAndWritten) {
+  ClusterSpec spec;
+  spec.local_queues.push_back(LocalQueue("lq", "cq", "ns"));
+  Cluster cluster;
+  cluster.Apply(spec);
+  WorkloadStore store(cluster);
+  SchedulingHasher hasher;
+  std::mt19937 rng(11);
+  std::vector<WorkloadId> live;
+  int checked = 0;
+  for (int step = 0; step < 4000; ++step) {
+    const uint32_t op = rng() % 8;
+    if (op < 2 && !live.empty()) {
+      const size_t victim = rng() % live.size();
+      store.Erase(live[victim]);
+      live[victim] = live.back();
+      live.pop_back();
+      continue;
+    }
+    if (op == 2 && !live.empty()) {
+      const WorkloadId id = live[rng() % live.size()];
+      store.SetReclaimablePods(id, {{"main", static_cast<int32_t>(rng() % 3)}});
+      store.Get(id).scheduling_hash = kSchedulingHashUnknown;
+    } else {
+      WorkloadSpec w;
+      w.name_space = "ns";
+      w.name = Cat({"w", std::to_string(step)});
+      w.queue_name = "lq";
+      w.priority = static_cast<int32_t>(rng() % 3);
+      PodSetSpec& ps = w.pod_sets.emplace_back();
+      ps.name = "main";
+      ps.count = 1 + static_cast<int32_t>(rng() % 4);
+      ps.resources.containers.push_back(Container(rng() % 2 == 0 ? "1" : "2"));
+      live.push_back(*store.Add(std::move(w)));
+    }
+    for (int i = 0; i < 3 && !live.empty(); ++i) {
+      const Workload& w = store.Get(live[rng() % live.size()]);
+      ASSERT_EQ(hasher.Compute(w, cluster), ComputeSchedulingHash(w, cluster)) << "step " << step;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 8000);
+}
+
 // --- §5.2 inadmissible-requeue scope -------------------------------------------------------
 
 TEST_F(QueueManagerTest, QueueInadmissibleCoversTheWholeCohortTreeOnly) {
