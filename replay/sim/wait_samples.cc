@@ -42,8 +42,26 @@ void WaitSamples::Record(int64_t micros) {
       ToHistogram();
     }
   } else {
-    AddToHistogram(micros, 1);
+    staged_[staged_count_++] = micros;
+    if (staged_count_ == kStaged) {
+      CountStaged();
+    }
   }
+}
+
+void WaitSamples::CountStaged() {
+  int max_index = -1;
+  for (size_t i = 0; i < staged_count_; ++i) {
+    max_index = std::max(max_index, Buckets::BucketIndex(staged_[i]));
+  }
+  if (static_cast<size_t>(max_index + 1) > histogram_.size()) {
+    histogram_.resize(static_cast<size_t>(max_index + 1), 0);
+  }
+  // Independent adds: their cache misses overlap.
+  for (size_t i = 0; i < staged_count_; ++i) {
+    ++histogram_[static_cast<size_t>(Buckets::BucketIndex(staged_[i]))];
+  }
+  staged_count_ = 0;
 }
 
 void WaitSamples::AddToHistogram(int64_t micros, int64_t n) {
@@ -85,6 +103,9 @@ void WaitSamples::Merge(const WaitSamples& other) {
   for (int64_t w : other.exact_) {
     AddToHistogram(w, 1);
   }
+  for (size_t i = 0; i < other.staged_count_; ++i) {
+    AddToHistogram(other.staged_[i], 1);
+  }
   for (size_t i = 0; i < other.histogram_.size(); ++i) {
     if (other.histogram_[i] != 0) {
       if (i >= histogram_.size()) {
@@ -96,6 +117,11 @@ void WaitSamples::Merge(const WaitSamples& other) {
 }
 
 WaitStats WaitSamples::Summarize() const {
+  if (staged_count_ != 0) {
+    WaitSamples counted = *this;
+    counted.CountStaged();
+    return counted.Summarize();
+  }
   WaitStats s;
   s.count = count_;
   s.sum = static_cast<double>(sum_) / kMicros;

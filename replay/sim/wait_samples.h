@@ -9,7 +9,13 @@
 // the count, the sum and mean, the max, and the Prometheus bucket counts at Kueue's bounds.
 //
 // Memory: at most kExactUpTo samples (32 KiB), then one int64 count per bucket up to the largest
-// value seen (about 15 KiB for waits of hours).
+// value seen (about 15 KiB for waits of hours), and kStaged samples not yet counted in it.
+//
+// Staged samples: in the histogram form a sample is first written to a small inline array and
+// counted with the next kStaged - 1 ones in one loop. A replay records into five groups per
+// admission, each histogram 15 KiB somewhere in memory: counted one at a time, each count was a
+// cache miss that stalled the simulation (perf: 82 % of AddToHistogram's samples on the one
+// add; 5.9 % of the moderate 1,000,000-workload trace). In the loop the misses overlap.
 //
 // Merge is associative and commutative: the union's form depends only on its count, so shards
 // merged in any order or grouping summarise exactly like one group that recorded everything.
@@ -49,6 +55,10 @@ class WaitSamples {
  private:
   void ToHistogram();
   void AddToHistogram(int64_t micros, int64_t n);
+  // Counts the staged samples in the histogram.
+  void CountStaged();
+
+  static constexpr size_t kStaged = 16;
 
   int64_t count_ = 0;
   __int128 sum_ = 0;  // µs
@@ -58,8 +68,10 @@ class WaitSamples {
   // Inline, not a vector: an admission records into five groups, and the counts' own heap block
   // was a cache miss more per group (perf: Record 2.8 % of the moderate trace's cycles).
   std::array<int64_t, kPrometheusBuckets> prometheus_{};
-  std::vector<int64_t> exact_;      // every sample, while count_ <= kExactUpTo
-  std::vector<int64_t> histogram_;  // afterwards: counts per bucket, up to the largest used
+  std::vector<int64_t> exact_;             // every sample, while count_ <= kExactUpTo
+  std::vector<int64_t> histogram_;         // afterwards: counts per bucket, up to the largest used
+  std::array<int64_t, kStaged> staged_{};  // histogram form: samples not yet in histogram_
+  size_t staged_count_ = 0;
 };
 
 }  // namespace replay
