@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -177,19 +178,26 @@ void ReplayStats::OnAdmitted(const engine::Workload& w, uint32_t local_queue,
   }
   ++report_.workloads_admitted;
   wait = std::max<TimeMicros>(wait, 0);
-  waits_.Record(wait);
-  acc.waits.Record(wait);
   acc.window_wait_sum += static_cast<double>(wait) / kMicros;
   ++acc.window_waits;
   if (local_queue >= waits_by_local_queue_.size()) {
     waits_by_local_queue_.resize(local_queue + 1);
   }
-  waits_by_local_queue_[local_queue].Record(wait);
   if (workload_class >= waits_by_class_.size()) {
     waits_by_class_.resize(workload_class + 1);
   }
-  waits_by_class_[workload_class].Record(wait);
-  waits_by_priority_[w.priority].Record(wait);
+  // The five groups first, their lines fetched together, then the records (each group's lines
+  // are a cache miss apart from the others': one after the other they stalled in turn).
+  const std::array<WaitSamples*, 5> groups = {
+      &waits_, &acc.waits, &waits_by_local_queue_[local_queue], &waits_by_class_[workload_class],
+      &waits_by_priority_[w.priority]};
+  const WaitSamples::Placement placement = WaitSamples::Place(wait);
+  for (const WaitSamples* group : groups) {
+    group->Prefetch(placement);
+  }
+  for (WaitSamples* group : groups) {
+    group->Record(placement);
+  }
 }
 
 void ReplayStats::OnPreempted(CqId cq) {

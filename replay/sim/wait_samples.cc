@@ -27,22 +27,32 @@ int64_t NearestRank(double p, int64_t n) {
 
 }  // namespace
 
-void WaitSamples::Record(int64_t micros) {
-  micros = std::max<int64_t>(micros, 0);
-  ++prometheus_[static_cast<size_t>(
-      std::lower_bound(kBoundsMicros.begin(), kBoundsMicros.end(), micros)
-      - kBoundsMicros.begin())];
+WaitSamples::Placement WaitSamples::Place(int64_t micros) {
+  Placement p;
+  p.micros = std::max<int64_t>(micros, 0);
+  p.prometheus =
+      static_cast<uint32_t>(std::lower_bound(kBoundsMicros.begin(), kBoundsMicros.end(), p.micros)
+                            - kBoundsMicros.begin());
+  p.bucket = Buckets::BucketIndex(p.micros);
+  return p;
+}
+
+void WaitSamples::Record(const Placement& placement) {
+  const int64_t micros = placement.micros;
+  ++prometheus_[placement.prometheus];
+  // The form depends only on the count (histogram beyond kExactUpTo): no other line is read.
+  const bool exact = count_ <= static_cast<int64_t>(kExactUpTo);
   min_ = count_ == 0 ? micros : std::min(min_, micros);
   max_ = std::max(max_, micros);
   ++count_;
   sum_ += micros;
-  if (histogram_.empty()) {
+  if (exact) {
     exact_.push_back(micros);
     if (exact_.size() > kExactUpTo) {
       ToHistogram();
     }
   } else {
-    staged_[staged_count_++] = micros;
+    staged_[staged_count_++] = placement.bucket;
     if (staged_count_ == kStaged) {
       CountStaged();
     }
@@ -50,16 +60,16 @@ void WaitSamples::Record(int64_t micros) {
 }
 
 void WaitSamples::CountStaged() {
-  int max_index = -1;
+  int32_t max_index = -1;
   for (size_t i = 0; i < staged_count_; ++i) {
-    max_index = std::max(max_index, Buckets::BucketIndex(staged_[i]));
+    max_index = std::max(max_index, staged_[i]);
   }
   if (static_cast<size_t>(max_index + 1) > histogram_.size()) {
     histogram_.resize(static_cast<size_t>(max_index + 1), 0);
   }
   // Independent adds: their cache misses overlap.
   for (size_t i = 0; i < staged_count_; ++i) {
-    ++histogram_[static_cast<size_t>(Buckets::BucketIndex(staged_[i]))];
+    ++histogram_[static_cast<size_t>(staged_[i])];
   }
   staged_count_ = 0;
 }
@@ -104,7 +114,11 @@ void WaitSamples::Merge(const WaitSamples& other) {
     AddToHistogram(w, 1);
   }
   for (size_t i = 0; i < other.staged_count_; ++i) {
-    AddToHistogram(other.staged_[i], 1);
+    const auto bucket = static_cast<size_t>(other.staged_[i]);
+    if (bucket >= histogram_.size()) {
+      histogram_.resize(bucket + 1, 0);
+    }
+    ++histogram_[bucket];
   }
   for (size_t i = 0; i < other.histogram_.size(); ++i) {
     if (other.histogram_[i] != 0) {
