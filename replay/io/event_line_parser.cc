@@ -210,7 +210,18 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
   }
   std::vector<engine::WorkloadSpec> workloads = std::move(event.object.workloads);
   workloads.clear();
-  event = TraceEvent{};
+  if (event.object_loaded) {
+    event.object = engine::ClusterSpec{};
+    event.object_loaded = false;
+  }
+  // TraceEvent{} field by field, the object's other lists left untouched (empty: see
+  // TraceEvent::object_loaded), the strings' storage kept.
+  event.type = EventType::kAdded;
+  event.time = 0;
+  event.kind.clear();
+  event.name.clear();
+  event.runtime.reset();
+  event.pods_ready_after.reset();
   event.object.workloads = std::move(workloads);
   event.line = line;
   timed = false;
@@ -395,6 +406,7 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
     return ReadResult::kError;
   }
   event.object = std::move(load.spec);
+  event.object_loaded = true;
   return ReadResult::kEvent;
 }
 

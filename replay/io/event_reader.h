@@ -50,6 +50,10 @@ struct TraceEvent {
   std::optional<int64_t> pods_ready_after;  // microseconds
   // The object, parsed: exactly one entry in the list of its kind (or `configuration`).
   engine::ClusterSpec object;
+  // Whether `object` may hold more than Workloads (the manifest loader's reading of it): a parser
+  // reading its next line into this event resets the whole object then, and otherwise only the
+  // Workload list (the rest of a ClusterSpec is 450 bytes a line would touch for nothing).
+  bool object_loaded = false;
 };
 
 // Why a line was rejected, for the report's counters ("by reason").
