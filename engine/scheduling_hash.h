@@ -12,10 +12,12 @@
 // tally uses a 64-bit word-at-a-time mix (splitmix64's finaliser, chained) over a length-prefixed,
 // tagged stream of the same fields (as far as our specs carry them: node selector, required node
 // affinity, tolerations, priority class name, container / init-container / overhead / pod-level
-// requests). The value is deterministic across runs and platforms (resource names are hashed,
-// never ids). It never returns 0, which Workload::scheduling_hash uses for "not computed".
+// requests), in two parts: the pod sets' stream, then the priority with that stream's value (so
+// that the pod-set part can be remembered per shared request list: SchedulingHasher below). The
+// value is deterministic across runs and platforms (resource names are hashed, never ids). It
+// never returns 0, which Workload::scheduling_hash uses for "not computed".
 //
-// Thread safety: pure function.
+// Thread safety: the functions are pure; SchedulingHasher is not thread-safe.
 #pragma once
 
 #include <array>
