@@ -116,9 +116,9 @@ class ReplayStats {
     int64_t peak = 0;
   };
   struct CqAccum {
-    std::vector<Accum> slots;  // the ClusterQueue's declared (flavor, resource) slots
-    WaitSamples waits;
+    WaitSamples waits;  // first: cache-line aligned, no padding before them
     WaitSamples holds;
+    std::vector<Accum> slots;  // the ClusterQueue's declared (flavor, resource) slots
     int64_t admitted = 0;
     int64_t preempted = 0;
     double window_wait_sum = 0;  // seconds, admissions since the last sample
@@ -156,6 +156,11 @@ class ReplayStats {
   static void PadSeries(std::vector<SamplePoint>& s, size_t samples);
   void RecordDeviceSample(size_t index);
 
+  // First: a WaitSamples is aligned to a cache line (replay/sim/wait_samples.h), and here it
+  // needs no padding before it.
+  WaitSamples waits_;
+  WaitSamples holds_;
+  WaitSamples starts_;
   ClusterState& state_;
   ReplayReport report_;
   engine::TimeMicros start_ = 0;
@@ -165,9 +170,6 @@ class ReplayStats {
   std::vector<WaitSamples> waits_by_local_queue_;
   std::vector<WaitSamples> waits_by_class_;
   std::map<int32_t, WaitSamples> waits_by_priority_;
-  WaitSamples waits_;
-  WaitSamples holds_;
-  WaitSamples starts_;
 
   // Series.
   engine::TimeMicros sample_interval_ = 1'000'000;

@@ -60,12 +60,12 @@ void WaitSamples::Record(const Placement& placement) {
 }
 
 void WaitSamples::CountStaged() {
-  int32_t max_index = -1;
+  size_t needed = 0;  // buckets
   for (size_t i = 0; i < staged_count_; ++i) {
-    max_index = std::max(max_index, staged_[i]);
+    needed = std::max(needed, static_cast<size_t>(staged_[i]) + 1);
   }
-  if (static_cast<size_t>(max_index + 1) > histogram_.size()) {
-    histogram_.resize(static_cast<size_t>(max_index + 1), 0);
+  if (needed > histogram_.size()) {
+    histogram_.resize(needed, 0);
   }
   // Independent adds: their cache misses overlap.
   for (size_t i = 0; i < staged_count_; ++i) {
