@@ -455,7 +455,7 @@ bool PodSetsByTextOrRead(od::value value, PodSetsByText& memo, engine::PodSetLis
                                             text.size() + simdjson::SIMDJSON_PADDING);
   od::document doc;
   od::value root;
-  out.ReleaseIfShared();  // a list shared with the memo or a store is not written over
+  // `out` is not shared here: ParseWorkloadObjectFast's ResetForReuse let go of a shared list.
   if (memo.parser().iterate(padded).get(doc) != SUCCESS || doc.get_value().get(root) != SUCCESS
       || !PodSets(root, out.Mutable())) {
     return false;
