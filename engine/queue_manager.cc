@@ -374,7 +374,7 @@ void QueueManager::Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, 
   const Workload& w = store_.Get(id);
   if (BackoffExpired(e, now)
       && (ImmediateByReason(best_effort, reason) || q.requeued_since_pop
-          || w.scan.HasPendingFlavors())) {
+          || w.scan->HasPendingFlavors())) {
     if (e.location == QueueLocation::kInadmissible) {
       InadmissibleErase(q, id);
     }

@@ -273,7 +273,7 @@ void Scheduler::NominateInto(WorkloadId id, internal::PreemptorSource& preemptor
     entry.outcome = EntryOutcome::kNotNominated;
     entry.reason = reason;
   };
-  for (const AdmissionCheckStateSpec& check : w.spec->admission_checks) {
+  for (const AdmissionCheckStateSpec& check : *w.spec->admission_checks) {
     if (check.state == CheckState::kRetry || check.state == CheckState::kRejected) {
       not_nominated(RequeueReason::kGeneric);
       entry.message = fmt::format("The workload has failed admission checks");
@@ -307,7 +307,7 @@ void Scheduler::NominateInto(WorkloadId id, internal::PreemptorSource& preemptor
     entry.misconfigured = true;
     return;
   }
-  const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan;
+  const FlavorScanState* resume = ScanStateOutdated(w) ? nullptr : &w.scan.get();
   AssignRequest req;
   req.workload = &w;
   req.cq = w.cluster_queue;

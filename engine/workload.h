@@ -127,7 +127,10 @@ struct Workload {
   uint64_t reservation_term = 0;
   LazyBox<std::vector<std::string>> device_pod_sets;  // see holds_devices (rare)
 
-  FlavorScanState scan;
+  // Where the last flavor scan stopped (§6.6), allocated at the first scan that does not admit
+  // (Scheduler::RunCycle): most live Workloads wait behind their queue's head and are never
+  // scanned, and inline it was 80 of the store block's bytes (docs/replay.md, the memory model).
+  LazyBox<FlavorScanState> scan;
   // Seed 002 flavorAssignmentHistory (engine/flavor_fallback.h); empty without a fallback strategy.
   LazyBox<FlavorHistory> fallback;
 

@@ -46,7 +46,7 @@ void AppendInvalid(std::vector<std::string>& errors, std::string_view path,
 // stop a new field from being left out (it would carry one workload's value into the next).
 static_assert(sizeof(PodSetSpec) == 296, "a PodSetSpec field was added: reset it below");
 static_assert(sizeof(ContainerResources) == 56, "a container field was added: reset it below");
-static_assert(sizeof(WorkloadSpec) == 368, "a WorkloadSpec field was added: reset it below");
+static_assert(sizeof(WorkloadSpec) == 320, "a WorkloadSpec field was added: reset it below");
 
 void ResetForReuse(PodSetSpec& pod_set) {
   pod_set.name.assign("main");  // PodSetSpec's defaults (workload_spec_reuse_test checks them)
@@ -87,13 +87,16 @@ void ResetForReuse(WorkloadSpec& spec) {
   spec.admission.reset();
   spec.conditions.clear();
   spec.reclaimable_pods.Reset();
-  spec.admission_checks.clear();
+  spec.admission_checks.Reset();
   spec.requeue_at.reset();
   spec.requeue_count = 0;
   spec.flavor_history.Reset();
-  spec.source.file.clear();
-  spec.source.document = SourceRef{}.document;
-  spec.source.line = SourceRef{}.line;
+  if (spec.source.allocated()) {  // the file name's storage kept for the next writer
+    SourceRef& source = spec.source.Mutable();
+    source.file.clear();
+    source.document = SourceRef{}.document;
+    source.line = SourceRef{}.line;
+  }
 }
 
 // The size checks above keep this list whole as well.
@@ -119,9 +122,7 @@ void swap(WorkloadSpec& a, WorkloadSpec& b) noexcept {
   swap(a.admission_checks, b.admission_checks);
   swap(a.requeue_at, b.requeue_at);
   swap(a.flavor_history, b.flavor_history);
-  swap(a.source.file, b.source.file);
-  swap(a.source.document, b.source.document);
-  swap(a.source.line, b.source.line);
+  swap(a.source, b.source);
 }
 
 std::string ValidateResources(const WorkloadSpec& spec) {

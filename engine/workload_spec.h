@@ -131,9 +131,9 @@ struct WorkloadSpec {
   // status
   Boxed<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged
   std::vector<ConditionSpec> conditions;
-  LazyBox<std::map<std::string, int32_t>> reclaimable_pods;  // pod set name -> count (rare)
-  std::vector<AdmissionCheckStateSpec> admission_checks;
-  Boxed<TimeMicros> requeue_at;  // status.requeueState.requeueAt
+  LazyBox<std::map<std::string, int32_t>> reclaimable_pods;        // pod set name -> count (rare)
+  LazyBox<std::vector<AdmissionCheckStateSpec>> admission_checks;  // rare
+  Boxed<TimeMicros> requeue_at;                                    // status.requeueState.requeueAt
   // status.flavorAssignmentHistory (seed 002): resourceFlavor, assignmentTime, and tally's
   // extensions usedTime / failed / failedBy (docs/fallback.md).
   struct FlavorHistorySpec {
@@ -145,7 +145,10 @@ struct WorkloadSpec {
   };
   LazyBox<std::vector<FlavorHistorySpec>> flavor_history;  // rare
 
-  SourceRef source;
+  // Where the Workload was read (manifests: file, document, line). On the heap, allocated at the
+  // first write: a replay's stored specs have none (the events file names a trace line's
+  // Workload, replay/sim/shard_trace_events.cc), and inline it was 40 bytes of each live one.
+  LazyBox<SourceRef> source;
 
   const ConditionSpec* Condition(const std::string& type) const {
     for (const ConditionSpec& c : conditions) {

@@ -17,7 +17,7 @@ namespace {
 // and BuildRequests overwrites every field of each; shared ones are let go. Field by field
 // (`w = Workload{}` built and moved a whole Workload); the size check stops a new field from
 // being left out.
-static_assert(sizeof(Workload) == 264, "a Workload field was added: reset it below");
+static_assert(sizeof(Workload) == 192, "a Workload field was added: reset it below");
 void ResetKeepingStorage(Workload& w) {
   w.pod_sets.ReleaseIfShared();
   w.id = {};
@@ -36,7 +36,9 @@ void ResetKeepingStorage(Workload& w) {
   w.reservation_term = 0;
   w.holds_devices = false;
   w.device_pod_sets.Reset();
-  w.scan.Reset();
+  // Let go, not kept: a block that once held a scanned Workload would carry the state's 80 bytes
+  // and its vectors into every later one, scanned or not (engine/workload.h).
+  w.scan = LazyBox<FlavorScanState>{};
   w.fallback.Reset();
   w.scheduling_hash = 0;
 }

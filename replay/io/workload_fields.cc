@@ -303,13 +303,13 @@ void CheckWorkloadObjects(const engine::ClusterSpec& spec, const FieldLines& lin
   std::map<std::string, const engine::SourceRef*> uids;
   for (const engine::WorkloadSpec& wl : spec.workloads) {
     const std::string key = wl.name_space + "/" + wl.name;
-    auto [it, inserted] = names.emplace(key, &wl.source);
+    auto [it, inserted] = names.emplace(key, &wl.source.get());
     if (!inserted) {
       error.Add(wl.source, "Workload", key, "metadata.name",
                 Duplicate(key, "Workload", *it->second));
       continue;  // its uid (if defaulted) repeats too: one message is enough
     }
-    auto [uid_it, uid_inserted] = uids.emplace(wl.uid, &wl.source);
+    auto [uid_it, uid_inserted] = uids.emplace(wl.uid, &wl.source.get());
     if (!uid_inserted) {
       error.Add(wl.source, "Workload", key, "metadata.uid",
                 fmt::format("Duplicate value: {}: a Workload with this uid is already defined at "

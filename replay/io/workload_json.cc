@@ -691,9 +691,10 @@ FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
   if (out.uid.empty()) {
     out.uid.assign(out.name_space).append("/").append(out.name);
   }
-  out.source.file.assign(file_name);
-  out.source.document = 0;
-  out.source.line = 1;
+  engine::SourceRef& source = out.source.Mutable();
+  source.file.assign(file_name);
+  source.document = 0;
+  source.line = 1;
   return FastParse::kParsed;
 }
 

@@ -211,7 +211,7 @@ void ParseCheckStates(ObjectContext& ctx, const YAML::Node& status, engine::Work
     const std::string item_path = Index(path, i);
     engine::AdmissionCheckStateSpec check;
     if (!ctx.ExpectMap(item, item_path)) {
-      wl.admission_checks.push_back(std::move(check));
+      wl.admission_checks.Mutable().push_back(std::move(check));
       continue;
     }
     ctx.CheckKeys(item, item_path,
@@ -234,7 +234,7 @@ void ParseCheckStates(ObjectContext& ctx, const YAML::Node& status, engine::Work
                                                 {"Rejected", engine::CheckState::kRejected}})
                       .value_or(engine::CheckState::kPending);
     (void)Time(ctx, Get(item, "lastTransitionTime"), Child(item_path, "lastTransitionTime"));
-    wl.admission_checks.push_back(std::move(check));
+    wl.admission_checks.Mutable().push_back(std::move(check));
   }
 }
 

@@ -467,7 +467,7 @@ void PrintUnevaluated(const ExplainOptions& options, const std::string& workload
 int PrepareSubmission(const ExplainOptions& options, ClusterState& state, std::string& workload) {
   std::vector<engine::WorkloadSpec*> submitted;
   for (engine::WorkloadSpec& spec : state.load.spec.workloads) {
-    if (spec.source.file == options.submit) {
+    if (spec.source->file == options.submit) {
       submitted.push_back(&spec);
     }
   }

@@ -180,7 +180,7 @@ void PrintLoadErrors(const ClusterState& state) {
 bool CycleHasPendingScans(const ClusterState& state, const CycleResult& cycle) {
   for (const CycleEntry& e : cycle.entries) {
     if (e.outcome != EntryOutcome::kAdmitted
-        && state.store->Get(e.workload).scan.HasPendingFlavors()) {
+        && state.store->Get(e.workload).scan->HasPendingFlavors()) {
       return true;
     }
   }

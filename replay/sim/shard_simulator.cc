@@ -164,7 +164,7 @@ void ShardSimulator::Impl::RunOneCycle() {
     if (e.assignment.devices_short) {
       stats.OnDevicesShort(store().Get(e.workload).key);
     }
-    if (store().Get(e.workload).scan.HasPendingFlavors()) {
+    if (store().Get(e.workload).scan->HasPendingFlavors()) {
       pending_scans = true;
     }
   }

@@ -16,12 +16,17 @@ EventError ShardSimulator::Impl::Reject(EventErrorReason reason, std::string fie
 
 namespace {
 
-// SourceRef{}, the file name's storage (a long path is an allocation) taken out: returned.
-[[nodiscard]] std::string ForgetSource(engine::WorkloadSpec& spec) {
-  std::string file = std::move(spec.source.file);
-  file.clear();
-  spec.source = engine::SourceRef{};
-  return file;
+// The spec's source taken out, reset, and returned with the file name's storage (a long path is
+// an allocation): the spec is stored without one, and the event gets it back for its next line.
+[[nodiscard]] engine::LazyBox<engine::SourceRef> TakeSource(engine::WorkloadSpec& spec) {
+  engine::LazyBox<engine::SourceRef> source = std::move(spec.source);
+  if (source.allocated()) {
+    engine::SourceRef& s = source.Mutable();
+    s.file.clear();
+    s.document = engine::SourceRef{}.document;
+    s.line = engine::SourceRef{}.line;
+  }
+  return source;
 }
 
 }  // namespace
@@ -50,14 +55,15 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   }
   bool active = spec.active;
   // A trace workload is named by its event's file and line (EventError); the source the parser
-  // gave it is the events file for every workload: not kept. Nor is the string's storage, which
-  // a stored spec would hold for as long as it lives (48 bytes for a 33-character path): it goes
-  // back to the event with the spec storage AddSwapping hands back, for the reader's next line.
-  std::string file_storage = ForgetSource(spec);
+  // gave it is the events file for every workload: not kept. The stored spec holds no source at
+  // all (its LazyBox stays unallocated, 8 bytes); the parser's, with the file name's storage,
+  // goes back to the event with the spec storage AddSwapping hands back, for the reader's next
+  // line.
+  engine::LazyBox<engine::SourceRef> source = TakeSource(spec);
   // The event gets the storage of an erased workload's spec back, for the reader to write the next
   // line's object into: neither side allocates in a steady state (engine::ResetForReuse).
   engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
-  spec.source.file = std::move(file_storage);
+  spec.source = std::move(source);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
     return false;
@@ -189,9 +195,9 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
   Track saved = t;
   queues().Forget(id);
   store().Erase(id);
-  std::string file_storage = ForgetSource(spec);  // as in ApplyWorkloadAdded
+  engine::LazyBox<engine::SourceRef> source = TakeSource(spec);  // as in ApplyWorkloadAdded
   engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
-  spec.source.file = std::move(file_storage);
+  spec.source = std::move(source);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
     TrackOf(id).live = false;

@@ -64,8 +64,8 @@ TEST(NominationMemoTest, ResumedScansMatchOnlyOnTheSameStarts) {
   f.w.scan = Scan({{{kCpu, 0}, {kGpu, -1}}, {{kCpu, 1}}});
   memo.Store(f.w, f.versions, false, kNow, /*reads_now=*/false, f.entry);
   // Generations and the cycle of the scan do not enter: only where each group starts.
-  f.w.scan.scheduling_cycle = 99;
-  f.w.scan.cluster_queue_generation = 7;
+  f.w.scan.Mutable().scheduling_cycle = 99;
+  f.w.scan.Mutable().cluster_queue_generation = 7;
   EXPECT_NE(memo.Find(f.w, f.versions, false, kNow), nullptr);
   f.w.scan = Scan({{{kCpu, 0}, {kGpu, -1}}, {{kCpu, 0}}});  // pod set 1 starts at 1, not 2
   EXPECT_EQ(memo.Find(f.w, f.versions, false, kNow), nullptr);
@@ -74,7 +74,7 @@ TEST(NominationMemoTest, ResumedScansMatchOnlyOnTheSameStarts) {
   f.w.scan = Scan({{{kCpu, 0}}});  // pod set 1 now starts at 0
   EXPECT_EQ(memo.Find(f.w, f.versions, false, kNow), nullptr);
   f.w.scan = Scan({{{kCpu, 0}, {kGpu, -1}}, {{kCpu, 1}}});
-  f.w.scan.valid = false;  // an invalid scan is never resumed
+  f.w.scan.Mutable().valid = false;  // an invalid scan is never resumed
   EXPECT_EQ(memo.Find(f.w, f.versions, false, kNow), nullptr);
 }
 

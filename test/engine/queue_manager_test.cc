@@ -272,13 +272,13 @@ TEST_F(QueueManagerTest, PendingFlavorsForceImmediateRequeue) {
   Build();
   WorkloadId w = Push("w", "cq");
   ResourceId cpu = *cluster_.FindResource("cpu");
-  store_->Get(w).scan.valid = true;
-  store_->Get(w).scan.last_tried = {{{cpu, 0}}};  // flavor 0 tried, more remain
+  store_->Get(w).scan.Mutable().valid = true;
+  store_->Get(w).scan.Mutable().last_tried = {{{cpu, 0}}};  // flavor 0 tried, more remain
   PopOne("cq");
   queues_->Requeue(w, R::kNoFit, kNow, cycle_);
   EXPECT_EQ(queues_->Location(w), L::kActive);
   // A scan that reached the last flavor (-1) has nothing pending.
-  store_->Get(w).scan.last_tried = {{{cpu, -1}}};
+  store_->Get(w).scan.Mutable().last_tried = {{{cpu, -1}}};
   PopOne("cq");
   queues_->Requeue(w, R::kNoFit, kNow, cycle_);
   EXPECT_EQ(queues_->Location(w), L::kInadmissible);

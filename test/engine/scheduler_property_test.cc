@@ -746,7 +746,7 @@ TEST_P(FlavorListShrinkTest, SavedScanPositionIsDiscardedAndNothingIsAdmittedFor
   CycleResult first = e.scheduler.RunCycle(0);
   ASSERT_TRUE(e.store.Get(w2).quota_reserved);
   ASSERT_FALSE(e.store.Get(w).quota_reserved);
-  ASSERT_TRUE(e.store.Get(w).scan.HasPendingFlavors()) << "w should resume at f2";
+  ASSERT_TRUE(e.store.Get(w).scan->HasPendingFlavors()) << "w should resume at f2";
 
   ClusterQueueSpec a = spec.cluster_queues[0];
   a.resource_groups[0].flavors.pop_back();  // [f1, f2] -> [f1]

@@ -141,7 +141,7 @@ TEST(SeedRulesTest, CohortGenerationBumpRestartsTheScanUnlessKueueScanReset) {
     CqId a = *cluster.FindClusterQueue("a");
     NodeId node = cluster.ClusterQueueNode(a);
     const ResourceTree& tree = cluster.tree();
-    FlavorScanState& scan = store.Get(id).scan;
+    FlavorScanState& scan = store.Get(id).scan.Mutable();
     scan.valid = true;
     scan.last_tried = {{{*cluster.FindResource("cpu"), 0}}};
     scan.cluster_queue_generation = tree.Generation(node);

@@ -80,15 +80,34 @@ TEST_F(StoredWorkloadTest, ResourcesAboveLimitsAreFlaggedAndTheMessageMadeFromTh
             "value: [\"cpu\"]: requests must not exceed its limits");
 }
 
+// The flavor-scan state is allocated only for a Workload that was scanned, and an erased
+// Workload's block lets it go: a later Workload in the same block (the store recycles blocks)
+// starts unscanned and holds none of its 80 bytes.
+TEST_F(StoredWorkloadTest, AScanStateIsNotCarriedIntoARecycledBlock) {
+  WorkloadId first = *store_.Add(Spec("first", "u1", nullptr));
+  EXPECT_FALSE(store_.Get(first).scan.allocated()) << "never scanned";
+  FlavorScanState& scan = store_.Get(first).scan.Mutable();
+  scan.valid = true;
+  scan.last_tried = {{{ResourceId{}, 0}}};
+  const WorkloadSpec* block = store_.Get(first).spec;
+  store_.Erase(first);
+  WorkloadId second = *store_.Add(Spec("second", "u2", nullptr));
+  ASSERT_EQ(store_.Get(second).spec, block)
+      << "the erased block is recycled";
+  EXPECT_FALSE(store_.Get(second).scan.allocated());
+  EXPECT_FALSE(store_.Get(second).scan->valid);
+  EXPECT_FALSE(store_.Get(second).scan->HasPendingFlavors());
+}
+
 // The bytes per live Workload in docs/replay.md rest on these sizes (libstdc++ on x86-64, where
-// the figures were measured): the store's block is one mimalloc size class (640 bytes since
-// 2026-11-30: 896, then 768, then 640), the spec and the engine's view share it. A field added here
-// moves a live Workload's cost: measure it and update the memory model, then this bound.
+// the figures were measured): the store's block is one mimalloc size class (512 bytes since
+// 2026-12-02: 896, then 768, then 640, then 512), the spec and the engine's view share it. A field
+// added here moves a live Workload's cost: measure it and update the memory model, then this bound.
 #if defined(__x86_64__) && defined(__GLIBCXX__)
 TEST(StoredWorkloadSize, OneBlockWithinItsSizeClass) {
-  EXPECT_LE(sizeof(StoredWorkload), 640u);
-  EXPECT_LE(sizeof(WorkloadSpec), 368u);
-  EXPECT_LE(sizeof(Workload), 264u);
+  EXPECT_LE(sizeof(StoredWorkload), 512u);
+  EXPECT_LE(sizeof(WorkloadSpec), 320u);
+  EXPECT_LE(sizeof(Workload), 192u);
 }
 #endif
 

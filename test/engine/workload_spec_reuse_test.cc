@@ -63,7 +63,7 @@ WorkloadSpec FullSpec() {
   w.admission = AdmissionSpec{"cq", {}};
   w.conditions.push_back({"Finished", true, "Done", 789});
   w.reclaimable_pods.Mutable()["workers"] = 2;
-  w.admission_checks.push_back({"check", CheckState::kReady});
+  w.admission_checks.Mutable().push_back({"check", CheckState::kReady});
   w.requeue_at = 1000;
   w.requeue_count = 4;
   w.flavor_history.Mutable().push_back({"f", 5, 6, true, true});
@@ -118,9 +118,9 @@ void ExpectSameSpec(const WorkloadSpec& got, const WorkloadSpec& want, const std
     EXPECT_EQ(got.conditions[i].last_transition, want.conditions[i].last_transition) << what;
   }
   EXPECT_EQ(*got.reclaimable_pods, *want.reclaimable_pods) << what;
-  ASSERT_EQ(got.admission_checks.size(), want.admission_checks.size()) << what;
-  for (size_t i = 0; i < got.admission_checks.size(); ++i) {
-    EXPECT_EQ(got.admission_checks[i].name, want.admission_checks[i].name) << what;
+  ASSERT_EQ(got.admission_checks->size(), want.admission_checks->size()) << what;
+  for (size_t i = 0; i < got.admission_checks->size(); ++i) {
+    EXPECT_EQ((*got.admission_checks)[i].name, (*want.admission_checks)[i].name) << what;
   }
   EXPECT_EQ(got.requeue_at, want.requeue_at) << what;
   ASSERT_EQ(got.flavor_history->size(), want.flavor_history->size()) << what;
@@ -128,9 +128,9 @@ void ExpectSameSpec(const WorkloadSpec& got, const WorkloadSpec& want, const std
     EXPECT_EQ((*got.flavor_history)[i].flavor, (*want.flavor_history)[i].flavor) << what;
     EXPECT_EQ((*got.flavor_history)[i].used, (*want.flavor_history)[i].used) << what;
   }
-  EXPECT_EQ(got.source.file, want.source.file) << what;
-  EXPECT_EQ(got.source.document, want.source.document) << what;
-  EXPECT_EQ(got.source.line, want.source.line) << what;
+  EXPECT_EQ(got.source->file, want.source->file) << what;
+  EXPECT_EQ(got.source->document, want.source->document) << what;
+  EXPECT_EQ(got.source->line, want.source->line) << what;
 }
 
 // engine::swap (WorkloadStore::AddSwapping's exchange) trades every field, storage and all.
@@ -169,13 +169,13 @@ TEST(WorkloadSpecReuseTest, AResetSpecHasEveryDefaultValueAndKeepsItsStorage) {
   EXPECT_FALSE(w.admission.has_value());
   EXPECT_TRUE(w.conditions.empty());
   EXPECT_TRUE(w.reclaimable_pods->empty());
-  EXPECT_TRUE(w.admission_checks.empty());
+  EXPECT_TRUE(w.admission_checks->empty());
   EXPECT_EQ(w.requeue_at, fresh.requeue_at);
   EXPECT_EQ(w.requeue_count, fresh.requeue_count);
   EXPECT_TRUE(w.flavor_history->empty());
-  EXPECT_EQ(w.source.file, fresh.source.file);
-  EXPECT_EQ(w.source.document, fresh.source.document);
-  EXPECT_EQ(w.source.line, fresh.source.line);
+  EXPECT_EQ(w.source->file, fresh.source->file);
+  EXPECT_EQ(w.source->document, fresh.source->document);
+  EXPECT_EQ(w.source->line, fresh.source->line);
   // The pod sets stay in place, each reset, for a writer to fill by index and truncate.
   ASSERT_EQ(w.pod_sets.size(), 2u);
   ExpectFreshPodSet(w.pod_sets[0], "pod set 0");
@@ -283,8 +283,8 @@ TEST_F(StoreRecyclingTest, AWorkloadInARecycledBlockIsTheOneAFreshStoreBuilds) {
   EXPECT_EQ(w.admitted_mask, f.admitted_mask);
   EXPECT_EQ(w.reservation_term, f.reservation_term);
   EXPECT_EQ(w.scheduling_hash, f.scheduling_hash);
-  EXPECT_EQ(w.scan.valid, f.scan.valid);
-  EXPECT_TRUE(w.scan.last_tried.empty());
+  EXPECT_EQ(w.scan->valid, f.scan->valid);
+  EXPECT_TRUE(w.scan->last_tried.empty());
   EXPECT_TRUE(w.fallback->empty());
   ASSERT_EQ(w.pod_sets.size(), f.pod_sets.size());
   for (size_t i = 0; i < w.pod_sets.size(); ++i) {

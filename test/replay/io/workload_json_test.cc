@@ -274,12 +274,12 @@ std::vector<std::string> Diff(const engine::WorkloadSpec& a, const engine::Workl
   d.Eq("admission", a.admission.has_value(), b.admission.has_value());
   d.Eq("conditions.size", a.conditions.size(), b.conditions.size());
   d.Eq("reclaimable_pods.size", a.reclaimable_pods->size(), b.reclaimable_pods->size());
-  d.Eq("admission_checks.size", a.admission_checks.size(), b.admission_checks.size());
+  d.Eq("admission_checks.size", a.admission_checks->size(), b.admission_checks->size());
   d.Eq("requeue_at", a.requeue_at, b.requeue_at);
   d.Eq("requeue_count", a.requeue_count, b.requeue_count);
-  d.Eq("source.file", a.source.file, b.source.file);
-  d.Eq("source.document", a.source.document, b.source.document);
-  d.Eq("source.line", a.source.line, b.source.line);
+  d.Eq("source.file", a.source->file, b.source->file);
+  d.Eq("source.document", a.source->document, b.source->document);
+  d.Eq("source.line", a.source->line, b.source->line);
   return d.diffs;
 }
 

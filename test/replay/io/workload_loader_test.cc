@@ -25,8 +25,8 @@ TEST(WorkloadLoaderTest, EveryFieldV1beta2) {
   EXPECT_EQ(wl.priority, 1000);
   EXPECT_FALSE(wl.active);
   EXPECT_EQ(wl.maximum_execution_time_seconds, 3600);
-  EXPECT_EQ(wl.source.line, 1);
-  EXPECT_EQ(wl.source.document, 0);
+  EXPECT_EQ(wl.source->line, 1);
+  EXPECT_EQ(wl.source->document, 0);
 
   ASSERT_EQ(wl.pod_sets.size(), 2u);
   const engine::PodSetSpec& driver = wl.pod_sets[0];
@@ -110,10 +110,10 @@ TEST(WorkloadLoaderTest, EveryFieldV1beta2) {
   EXPECT_EQ(a1.resource_usage.at("nvidia.com/gpu"), engine::Quantity(6));
 
   EXPECT_EQ(wl.reclaimable_pods, (std::map<std::string, int32_t>{{"workers", 2}}));
-  ASSERT_EQ(wl.admission_checks.size(), 2u);
-  EXPECT_EQ(wl.admission_checks[0].name, "prov");
-  EXPECT_EQ(wl.admission_checks[0].state, engine::CheckState::kReady);
-  EXPECT_EQ(wl.admission_checks[1].state, engine::CheckState::kRetry);
+  ASSERT_EQ(wl.admission_checks->size(), 2u);
+  EXPECT_EQ((*wl.admission_checks)[0].name, "prov");
+  EXPECT_EQ((*wl.admission_checks)[0].state, engine::CheckState::kReady);
+  EXPECT_EQ((*wl.admission_checks)[1].state, engine::CheckState::kRetry);
   EXPECT_EQ(wl.requeue_count, 3);
   EXPECT_EQ(wl.requeue_at, Micros("2024-03-19T21:00:00Z"));
   ASSERT_EQ(wl.flavor_history->size(), 2u);
@@ -403,7 +403,7 @@ items:
   EXPECT_EQ(r.workloads_skipped, 0);
   EXPECT_EQ(r.skipped_unknown, 0);
   ASSERT_EQ(r.spec.workloads.size(), 2u);
-  EXPECT_EQ(r.spec.workloads[0].source.line, 14);
+  EXPECT_EQ(r.spec.workloads[0].source->line, 14);
   EXPECT_EQ(r.spec.workloads[1].name, "w2");
   EXPECT_EQ(r.spec.workloads[1].pod_sets[0].count, 2);
   EXPECT_EQ(r.spec.namespaces[1].name, "team-b");
