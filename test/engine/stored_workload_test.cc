@@ -92,8 +92,7 @@ TEST_F(StoredWorkloadTest, AScanStateIsNotCarriedIntoARecycledBlock) {
   const WorkloadSpec* block = store_.Get(first).spec;
   store_.Erase(first);
   WorkloadId second = *store_.Add(Spec("second", "u2", nullptr));
-  ASSERT_EQ(store_.Get(second).spec, block)
-      << "the erased block is recycled";
+  ASSERT_EQ(store_.Get(second).spec, block) << "the erased block is recycled";
   EXPECT_FALSE(store_.Get(second).scan.allocated());
   EXPECT_FALSE(store_.Get(second).scan->valid);
   EXPECT_FALSE(store_.Get(second).scan->HasPendingFlavors());
