@@ -12,13 +12,13 @@ namespace {
 constexpr size_t kInitialSlots = 64;
 }  // namespace
 
-uint64_t WorkloadKeyIndex::Hash(std::string_view key) {
-  // HashString's bits already depend on every byte of the key; the multiply is kept so that the
-  // home slot (the low bits) mixes the high ones too.
-  return HashString(key) * 0x9e3779b97f4a7c15ULL;
+uint32_t WorkloadKeyIndex::Hash(std::string_view key) {
+  // HashString's bits already depend on every byte of the key; the multiply mixes all 64 of them
+  // into the high 32 kept (the low bits of a product depend only on the low bits of its factors).
+  return static_cast<uint32_t>((HashString(key) * 0x9e3779b97f4a7c15ULL) >> 32);
 }
 
-size_t WorkloadKeyIndex::Probe(std::string_view key, uint64_t hash) const {
+size_t WorkloadKeyIndex::Probe(std::string_view key, uint32_t hash) const {
   const size_t mask = slots_.size() - 1;
   size_t i = Home(hash);
   while (IsValid(slots_[i].id)
@@ -43,7 +43,7 @@ void WorkloadKeyIndex::Insert(std::string_view key, WorkloadId id) {
   if (2 * (size_ + 1) > slots_.size()) [[unlikely]] {
     Grow();
   }
-  const uint64_t hash = Hash(key);
+  const uint32_t hash = Hash(key);
   Slot& slot = slots_[Probe(key, hash)];
   TALLY_DCHECK(!IsValid(slot.id));
   slot = {hash, id};

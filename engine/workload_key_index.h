@@ -10,7 +10,11 @@
 //   std::optional<WorkloadId> id = index.Find("team-a/job-1");
 //   index.Erase(w.key);                      // REQUIRES: present
 //
-// Layout: open addressing, linear probing, backward-shift deletion, load <= 1/2; 16 bytes a slot.
+// Layout: open addressing, linear probing, backward-shift deletion, load <= 1/2; 8 bytes a slot:
+// the id and 32 bits of the key's hash, which place the slot (its home is their low bits) and
+// spare most key comparisons (two different keys share them once in 2^32). Slots of a 64-bit
+// hash and the id were 16 bytes, 32 to 64 bytes per workload at that load: about 52 of the 1,012
+// bytes a live workload cost in a replay (docs/replay.md, "Memory").
 //
 // Thread safety: none; owned by the WorkloadStore.
 #pragma once
@@ -39,14 +43,15 @@ class WorkloadKeyIndex {
 
  private:
   struct Slot {
-    uint64_t hash = 0;
+    uint32_t hash = 0;
     WorkloadId id = kInvalidId<WorkloadId>;  // invalid = empty slot
   };
+  static_assert(sizeof(Slot) == 8);
 
-  static uint64_t Hash(std::string_view key);
-  size_t Home(uint64_t hash) const { return static_cast<size_t>(hash) & (slots_.size() - 1); }
+  static uint32_t Hash(std::string_view key);
+  size_t Home(uint32_t hash) const { return static_cast<size_t>(hash) & (slots_.size() - 1); }
   // The slot holding `key`, or the empty slot ending its probe run.
-  size_t Probe(std::string_view key, uint64_t hash) const;
+  size_t Probe(std::string_view key, uint32_t hash) const;
   void Grow();
 
   const std::vector<std::unique_ptr<StoredWorkload>>& workloads_;
