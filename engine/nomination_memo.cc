@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace engine {
 namespace {
 
@@ -35,7 +38,60 @@ bool SameStarts(const std::vector<NominationMemo::ScanStart>& stored, const Flav
   return same && i == stored.size();
 }
 
+size_t HeadHome(uint32_t i, size_t size) {
+  return static_cast<size_t>((uint64_t{i} * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
+}
+
 }  // namespace
+
+NominationMemo::Slot* NominationMemo::Epoch::First(uint32_t i) const {
+  if (heads.empty()) {
+    return nullptr;
+  }
+  const size_t mask = heads.size() - 1;
+  for (size_t h = HeadHome(i, heads.size());; h = (h + 1) & mask) {
+    if (heads[h].id_index == i) {
+      return heads[h].first;
+    }
+    if (heads[h].id_index == kNoId) {
+      return nullptr;
+    }
+  }
+}
+
+NominationMemo::Slot*& NominationMemo::Epoch::FirstOrAdd(uint32_t i) {
+  if (2 * (num_heads + 1) > heads.size()) {
+    std::vector<Head> old = std::move(heads);
+    heads.assign(old.empty() ? 16 : 2 * old.size(), Head{});
+    num_heads = 0;
+    for (const Head& head : old) {
+      if (head.id_index != kNoId) {
+        FirstOrAdd(head.id_index) = head.first;
+      }
+    }
+  }
+  const size_t mask = heads.size() - 1;
+  size_t h = HeadHome(i, heads.size());
+  while (heads[h].id_index != i && heads[h].id_index != kNoId) {
+    h = (h + 1) & mask;
+  }
+  if (heads[h].id_index == kNoId) {
+    heads[h].id_index = i;
+    ++num_heads;
+  }
+  return heads[h].first;
+}
+
+void NominationMemo::Epoch::ClearHeads() {
+  // A table that once grew for a cycle of many heads is let go rather than wiped at every recycle
+  // of a key that now holds a few.
+  if (heads.size() > 16 * (num_heads + 1)) {
+    heads = std::vector<Head>();
+  } else {
+    std::fill(heads.begin(), heads.end(), Head{});
+  }
+  num_heads = 0;
+}
 
 size_t NominationMemo::FindEpoch(const NominationVersions& versions) const {
   for (size_t e = 0; e < kEpochs; ++e) {
@@ -59,12 +115,12 @@ size_t NominationMemo::TakeEpoch(const NominationVersions& versions) {
   }
   Epoch& epoch = epochs_[pick];
   for (Slot* s : epoch.slots) {
-    by_id_[s->id_index][pick] = nullptr;
     s->next = nullptr;
     free_.push_back(s);
   }
   used_ -= epoch.slots.size();
   epoch.slots.clear();
+  epoch.ClearHeads();
   epoch.used = true;
   epoch.versions = versions;
   return pick;
@@ -72,15 +128,11 @@ size_t NominationMemo::TakeEpoch(const NominationVersions& versions) {
 
 const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersions& versions,
                                        bool scan_outdated, TimeMicros now) const {
-  const size_t i = Index(w.id);
-  if (i >= by_id_.size()) {
-    return nullptr;
-  }
   const size_t e = FindEpoch(versions);
-  if (e == kEpochs || by_id_[i][e] == nullptr) {
+  if (e == kEpochs) {
     return nullptr;
   }
-  for (const Slot* s = by_id_[i][e]; s != nullptr; s = s->next) {
+  for (const Slot* s = epochs_[e].First(Index(w.id)); s != nullptr; s = s->next) {
     if (SameHead(*s, w, scan_outdated)) {
       return s->reads_now && s->now != now ? nullptr : &s->entry;
     }
@@ -102,16 +154,14 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
     e = TakeEpoch(versions);
   }
   epochs_[e].stored_at = ++store_clock_;
-  const size_t i = Index(w.id);
-  if (i >= by_id_.size()) {
-    by_id_.resize(i + 1);  // value-initialised: null pointers
-  }
+  const uint32_t i = Index(w.id);
+  Slot*& first = epochs_[e].FirstOrAdd(i);
   // The slot already held for this head's input, else a new one at the front of the chain, else
   // (kPerHead inputs held) the chain's last.
   Slot* slot = nullptr;
   Slot* last = nullptr;
   size_t held = 0;
-  for (Slot* s = by_id_[i][e]; s != nullptr && slot == nullptr; s = s->next) {
+  for (Slot* s = first; s != nullptr && slot == nullptr; s = s->next) {
     slot = SameHead(*s, w, scan_outdated) ? s : nullptr;
     last = s;
     ++held;
@@ -126,13 +176,12 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
     }
     slot = free_.back();
     free_.pop_back();
-    slot->next = by_id_[i][e];
-    by_id_[i][e] = slot;
+    slot->next = first;
+    first = slot;
     epochs_[e].slots.push_back(slot);
     ++used_;
   }
   Slot& s = *slot;
-  s.id_index = i;
   s.reads_now = reads_now;
   s.now = now;
   s.spec = w.spec;
@@ -148,7 +197,6 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
 void NominationMemo::Clear() {
   for (size_t e = 0; e < kEpochs; ++e) {
     for (Slot* s : epochs_[e].slots) {
-      by_id_[s->id_index][e] = nullptr;
       s->next = nullptr;
       free_.push_back(s);
     }

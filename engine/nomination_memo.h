@@ -27,7 +27,8 @@
 // two thirds of the 16-tree trace's CPU). A counter only grows; the content keys come back.
 //
 // Memory: the entries of the kEpochs most recently stored keys are kept, at most kPerHead per
-// workload and key; a Store under a fifth
+// workload and key, each key with a small table of the workloads it holds entries for; a Store
+// under a fifth
 // key recycles the slots of the least recently stored one (their storage is reused, not freed).
 // Before, an entry was kept for every workload ever nominated and not yet erased (18 MiB at
 // Kueue's large-scale peak for a 3 % hit rate).
@@ -105,7 +106,6 @@ class NominationMemo {
 
  private:
   struct Slot {
-    size_t id_index = 0;   // Index(WorkloadId) of the workload it was stored for
     Slot* next = nullptr;  // the next entry of the same workload and key (another head input)
     bool reads_now = false;
     TimeMicros now = 0;
@@ -123,6 +123,22 @@ class NominationMemo {
     NominationVersions versions;
     uint64_t stored_at = 0;  // store_clock_ at its last Store: the least recent is recycled
     std::vector<Slot*> slots;
+    // The first slot of each workload's chain, by Index(WorkloadId): open addressing, linear
+    // probing, load <= 1/2, emptied whole when the epoch is recycled. It holds the workloads this
+    // key stored, not every id: a table by id for every epoch was 32 bytes per workload the store
+    // ever held (about 52 of the 1,012 bytes a live workload cost in a replay).
+    struct Head {
+      uint32_t id_index = kNoId;
+      Slot* first = nullptr;
+    };
+    static constexpr uint32_t kNoId = ~uint32_t{0};
+    std::vector<Head> heads;  // power-of-two size, or empty
+    size_t num_heads = 0;
+    // The chain head of workload `i`, or null.
+    Slot* First(uint32_t i) const;
+    // The chain head of workload `i`, added (null) when absent.
+    Slot*& FirstOrAdd(uint32_t i);
+    void ClearHeads();
   };
   // The head fields and scan input `s` was stored for are `w`'s.
   static bool SameHead(const Slot& s, const Workload& w, bool scan_outdated);
@@ -137,8 +153,6 @@ class NominationMemo {
   std::vector<std::unique_ptr<Slot>> pool_;
   std::vector<Slot*> free_;
   size_t used_ = 0;
-  // By WorkloadId index, per epoch (null: none).
-  std::vector<std::array<Slot*, kEpochs>> by_id_;
   NominationMemoStats stats_;
 };
 

@@ -3,6 +3,9 @@
 // nomination on random clusters; this test pins the scan part of the key on its own.
 #include "engine/nomination_memo.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace engine {
@@ -146,6 +149,51 @@ TEST(NominationMemoTest, EntriesOfTheLastFourKeysAreKeptAndTheOldestRecycled) {
   for (const NominationVersions& v : keys) {
     EXPECT_EQ(memo.Find(f.w, v, true, kNow), nullptr);
   }
+}
+
+// Each key finds its workloads' entries through a table of the workloads it stored (not a table
+// by id): sparse and large ids, many of them under one key through several growths of that table,
+// ids never stored that share a probe run, and a recycled key that forgets all of them.
+TEST(NominationMemoTest, ManyWorkloadsUnderOneKeyAreFoundAndARecycledKeyForgetsThem) {
+  MemoFixture f;
+  NominationMemo memo;
+  constexpr uint32_t kStoredHeads = 1'000;
+  auto id_of = [](uint32_t n) { return MakeId<WorkloadId>(n * 7'919 + 3); };
+  std::vector<Workload> heads;
+  for (uint32_t n = 0; n < kStoredHeads; ++n) {
+    Workload h = f.w;
+    h.id = id_of(n);
+    heads.push_back(h);
+  }
+  for (const Workload& h : heads) {
+    CycleEntry e = f.entry;
+    e.message = "head " + std::to_string(Index(h.id));
+    memo.Store(h, f.versions, true, kNow, /*reads_now=*/false, e);
+  }
+  EXPECT_EQ(memo.size(), kStoredHeads);
+  for (const Workload& h : heads) {
+    const CycleEntry* hit = memo.Find(h, f.versions, true, kNow);
+    ASSERT_NE(hit, nullptr) << Index(h.id);
+    EXPECT_EQ(hit->message, "head " + std::to_string(Index(h.id)));
+  }
+  for (uint32_t n = 0; n < kStoredHeads; ++n) {
+    Workload absent = f.w;
+    absent.id = MakeId<WorkloadId>(n * 7'919 + 4);  // between the stored ones
+    EXPECT_EQ(memo.Find(absent, f.versions, true, kNow), nullptr) << n;
+  }
+  // Four newer keys recycle this one: none of its workloads is found any more, and a store
+  // under it again starts from an empty table.
+  for (uint64_t k = 1; k <= NominationMemo::kEpochs; ++k) {
+    NominationVersions v = f.versions;
+    v.tree += k;
+    memo.Store(heads[0], v, true, kNow, /*reads_now=*/false, f.entry);
+  }
+  for (const Workload& h : heads) {
+    ASSERT_EQ(memo.Find(h, f.versions, true, kNow), nullptr) << Index(h.id);
+  }
+  memo.Store(heads[5], f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  EXPECT_NE(memo.Find(heads[5], f.versions, true, kNow), nullptr);
+  EXPECT_EQ(memo.Find(heads[6], f.versions, true, kNow), nullptr);
 }
 
 // A nomination that collected preemption candidates read the time (a candidate without a
