@@ -60,6 +60,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/base/chunked_vector.h"
 #include "engine/base/dense_bitset.h"
 #include "engine/base/ids.h"
 #include "engine/hash_group_index.h"
@@ -311,7 +312,7 @@ class QueueManager {
   const Cluster& cluster_;
   WorkloadStore& store_;
   SchedulingHasher scheduling_hasher_;  // Workload::scheduling_hash, set at a first push
-  std::vector<Entry> entries_;          // by WorkloadId
+  ChunkedVector<Entry> entries_;        // by WorkloadId
   std::vector<CqQueue> cqs_;            // by CqId
   // Bit Index(cq) set while cqs_[cq].heap is non-empty: PopHeads skips idle ClusterQueues
   // without touching their (large) CqQueue.
