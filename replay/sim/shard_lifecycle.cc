@@ -27,7 +27,8 @@ void ShardSimulator::Impl::OnAdmitted(WorkloadId id) {
   Track& t = TrackOf(id);
   const engine::Workload& w = store().Get(id);
   t.admitted = true;
-  stats.OnAdmitted(w, t.local_queue, t.workload_class, now - t.created, !t.ever_admitted, now);
+  stats.OnAdmitted(w, t.local_queue, t.workload_class, now - w.creation_time, !t.ever_admitted,
+                   now);
   t.ever_admitted = true;
   TimeMicros ready_after = PodsReadyAfter(w, t);
   const engine::WaitForPodsReadySpec& wfpr = cluster().configuration().wait_for_pods_ready;
@@ -106,9 +107,10 @@ void ShardSimulator::Impl::FallBack(WorkloadId id, const std::vector<engine::Fla
 
 void ShardSimulator::Impl::OnPodsReady(WorkloadId id) {
   Track& t = TrackOf(id);
-  engine::OnFallbackPodsReady(cluster(), store().Get(id));
+  engine::Workload& w = store().Get(id);
+  engine::OnFallbackPodsReady(cluster(), w);
   if (!t.ever_started) {
-    stats.OnFirstStart(now - t.created);
+    stats.OnFirstStart(now - w.creation_time);
   }
   t.ever_started = true;
   t.pods_ready = true;

@@ -17,6 +17,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "engine/base/chunked_vector.h"
 #include "engine/flavor_fallback.h"
 #include "replay/io/device_output.h"
 #include "replay/io/json_writer.h"
@@ -79,26 +80,29 @@ struct ShardSimulator::Impl {
   };
 
   // Per workload replay state, indexed by WorkloadId (ids are recycled: `epoch` tells them apart).
+  // One per id the store ever held, so its size counts in every live workload's cost: 56 bytes
+  // (the flags as bits, the creation time read from the Workload, which keeps it for its whole
+  // life), down from 72 (docs/replay.md, "Memory").
   struct Track {
-    uint32_t epoch = 0;
-    bool live = false;
-    bool active = true;
-    bool admitted = false;  // Admitted=True (quota reserved and checks Ready)
-    bool pods_ready = false;
-    bool evicting = false;
-    bool ever_admitted = false;
-    bool ever_started = false;  // pods were ready once
-    bool finished = false;      // runtime over / Finished=True; quota may still be held (kRelease)
-    ReleaseCause release_cause = ReleaseCause::kFinished;
-    int32_t pods_ready_timeouts = 0;
-    TimeMicros created = 0;
     TimeMicros runtime = -1;  // -1: until a MODIFIED/DELETED event
     TimeMicros pods_ready_after = -1;
     TimeMicros reserved_at = 0;
     TimeMicros run_started = 0;
+    uint32_t epoch = 0;
+    int32_t pods_ready_timeouts = 0;
     uint32_t local_queue = 0;  // interned "namespace/name"
     uint32_t workload_class = 0;
+    bool live : 1 = false;
+    bool active : 1 = true;
+    bool admitted : 1 = false;  // Admitted=True (quota reserved and checks Ready)
+    bool pods_ready : 1 = false;
+    bool evicting : 1 = false;
+    bool ever_admitted : 1 = false;
+    bool ever_started : 1 = false;  // pods were ready once
+    bool finished : 1 = false;  // runtime over / Finished=True; quota may still be held (kRelease)
+    ReleaseCause release_cause = ReleaseCause::kFinished;
   };
+  static_assert(sizeof(Track) == 56);
 
   Impl(ClusterState s, const SimulatorOptions& o, bool log_decisions)
       : state(std::move(s)),
@@ -153,7 +157,7 @@ struct ShardSimulator::Impl {
   // `timers` is compacted when this large: at least SimulatorOptions::min_timers_to_compact,
   // and twice what the last compaction left.
   size_t compact_timers_at = options.min_timers_to_compact;
-  std::vector<Track> tracks;
+  engine::ChunkedVector<Track> tracks;
   // By workload index: the last Misconfigured message written as a `Pending` decision line (Kueue
   // writes the QuotaReserved=False condition again only when it changes). Beside the tracks, not
   // in them: few workloads have one, and a string in every Track is 32 bytes per live workload.
@@ -184,9 +188,7 @@ struct ShardSimulator::Impl {
   engine::Cluster& cluster() const { return *state.cluster; }
 
   Track& TrackOf(WorkloadId id) {
-    if (engine::Index(id) >= tracks.size()) {
-      tracks.resize(engine::Index(id) + 1);
-    }
+    tracks.resize(engine::Index(id) + 1);  // grows only
     return tracks[engine::Index(id)];
   }
 

@@ -73,7 +73,6 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   }
   t.live = true;
   t.active = active;
-  t.created = w.creation_time;
   t.runtime = event.runtime.value_or(-1);
   t.pods_ready_after = event.pods_ready_after.value_or(-1);
   t.local_queue =
@@ -366,7 +365,6 @@ void ShardSimulator::Impl::AdoptInitialWorkloads() {
     Track& t = TrackOf(id);
     t.live = true;
     t.active = w.spec->active;
-    t.created = w.creation_time;
     t.local_queue =
         stats.InternLocalQueue(fmt::format("{}/{}", w.spec->name_space, w.local_queue()));
     t.workload_class = stats.InternClass(w.spec->workload_class);
