@@ -67,6 +67,7 @@ struct SlotQuota {
 struct SlotAmount {
   FrSlot slot{};
   Quantity amount;
+  bool operator==(const SlotAmount&) const = default;
 };
 
 // Result of FindHeightOfLowestSubtreeThatFits (§6.3).

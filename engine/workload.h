@@ -14,6 +14,7 @@
 #include "engine/base/cow_vector.h"
 #include "engine/base/ids.h"
 #include "engine/base/lazy_box.h"
+#include "engine/base/shared_list.h"
 #include "engine/flavor_fallback.h"
 #include "engine/quantity.h"
 #include "engine/resource_tree.h"
@@ -87,6 +88,7 @@ struct AdmittedPodSet {
   // The admission's resourceUsage for `count` pods, per slot. What is charged can be less: see
   // ChargedCount (reclaimable pods).
   std::vector<SlotAmount> usage;
+  bool operator==(const AdmittedPodSet&) const = default;
 };
 
 // The bit of a (flavor, resource) pair in Workload::admitted_mask.
@@ -116,8 +118,11 @@ struct Workload {
   PodSetRequestList pod_sets;
 
   TimeMicros quota_reserved_time = 0;
-  std::vector<AdmittedPodSet> admitted;
-  std::vector<SlotAmount> usage;  // per slot, summed over pod sets
+  // The reservation's pod sets and its usage per slot (summed over pod sets), empty while none:
+  // lists shared with every Workload whose reservation has the same content (the store pools
+  // them, engine/base/list_pool.h), read-only.
+  SharedList<AdmittedPodSet> admitted;
+  SharedList<SlotAmount> usage;
   // Bloom-style summary of the admitted (flavor, resource) pairs: bit FlavorResourceBit(f, r) is
   // set for each. Lets preemption reject candidates that use none of the needed slots without
   // walking their pod sets.

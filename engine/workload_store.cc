@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -17,7 +18,7 @@ namespace {
 // and BuildRequests overwrites every field of each; shared ones are let go. Field by field
 // (`w = Workload{}` built and moved a whole Workload); the size check stops a new field from
 // being left out.
-static_assert(sizeof(Workload) == 192, "a Workload field was added: reset it below");
+static_assert(sizeof(Workload) == 176, "a Workload field was added: reset it below");
 void ResetKeepingStorage(Workload& w) {
   w.pod_sets.ReleaseIfShared();
   w.id = {};
@@ -104,8 +105,46 @@ int32_t WorkloadStore::ChargedCount(const Workload& w, const AdmittedPodSet& ps)
   return std::min(ps.count, CountAfterReclaim(*w.spec, ps.name));
 }
 
+namespace {
+// One multiply per word, the whole folded once at the end (StateFold): a reservation is hashed at
+// every admission.
+void Mix(uint64_t& h, uint64_t x) {
+  h = (h ^ x) * 0x9E3779B97F4A7C15ULL;
+}
+
+void MixUsage(uint64_t& h, std::span<const SlotAmount> usage) {
+  for (const SlotAmount& u : usage) {
+    Mix(h, uint64_t{Index(u.slot)} + 1);
+    Mix(h, static_cast<uint64_t>(u.amount.value()));
+  }
+}
+}  // namespace
+
+uint64_t WorkloadStore::UsageHash::operator()(std::span<const SlotAmount> usage) const {
+  uint64_t h = usage.size();
+  MixUsage(h, usage);
+  return StateFold(h);
+}
+
+uint64_t WorkloadStore::AdmittedHash::operator()(std::span<const AdmittedPodSet> pod_sets) const {
+  uint64_t h = pod_sets.size();
+  for (const AdmittedPodSet& ps : pod_sets) {
+    // The name's length and first bytes only: pod-set names repeat ("main"), and equal hashes
+    // are compared whole anyway (ListPool::Intern).
+    uint64_t head = 0;
+    std::memcpy(&head, ps.name.data(), std::min<size_t>(ps.name.size(), sizeof(head)));
+    Mix(h, head ^ (uint64_t{ps.name.size()} << 56));
+    Mix(h, static_cast<uint32_t>(ps.count));
+    for (const auto& [resource, flavor] : ps.flavors) {
+      Mix(h, (uint64_t{Index(resource)} << 32) | Index(flavor));
+    }
+    MixUsage(h, ps.usage);
+  }
+  return StateFold(h);
+}
+
 std::vector<SlotAmount> WorkloadStore::ChargedUsage(
-    const Workload& w, const std::vector<AdmittedPodSet>& admitted) const {
+    const Workload& w, std::span<const AdmittedPodSet> admitted) const {
   std::vector<SlotAmount> usage;
   for (const AdmittedPodSet& ps : admitted) {
     int32_t charged = ChargedCount(w, ps);
@@ -143,7 +182,7 @@ bool WorkloadStore::SetReclaimablePods(WorkloadId id, std::map<std::string, int3
     cluster_.mutable_tree().RemoveUsage(node, w.usage);
     CountPriorityUsage(w, -1);
     RemoveReservationTerm(w);
-    w.usage = ChargedUsage(w, w.admitted);
+    w.usage = usage_pool_.Intern(ChargedUsage(w, w.admitted));
     cluster_.mutable_tree().AddUsage(node, w.usage);
     CountPriorityUsage(w, +1);
     AddReservationTerm(w, IsEvicting(id));
@@ -334,8 +373,8 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
 void WorkloadStore::Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                             std::vector<SlotAmount> usage, TimeMicros now) {
   Workload& w = Get(id);
-  w.admitted = std::move(admitted);
-  w.usage = std::move(usage);
+  w.admitted = admitted_pool_.Intern(admitted);
+  w.usage = usage_pool_.Intern(usage);
   ChargeReservation(id, cq, now);
 }
 
@@ -343,22 +382,20 @@ void WorkloadStore::Reserve(WorkloadId id, CqId cq, size_t pod_sets,
                             const std::function<void(size_t, AdmittedPodSet&)>& fill,
                             std::span<const SlotAmount> usage, TimeMicros now) {
   Workload& w = Get(id);
-  w.admitted.clear();  // empty unless reserved: Release empties it
-  for (size_t i = 0; i < pod_sets; ++i) {
-    if (spare_pod_sets_.empty()) {
-      w.admitted.emplace_back();
-    } else {
-      w.admitted.push_back(std::move(spare_pod_sets_.back()));
-      spare_pod_sets_.pop_back();
-      AdmittedPodSet& spare = w.admitted.back();
-      spare.name.clear();
-      spare.count = 0;
-      spare.flavors.clear();
-      spare.usage.clear();
-    }
-    fill(i, w.admitted.back());
+  if (admitted_scratch_.size() < pod_sets) {
+    admitted_scratch_.resize(pod_sets);
   }
-  w.usage.assign(usage.begin(), usage.end());
+  for (size_t i = 0; i < pod_sets; ++i) {
+    AdmittedPodSet& ps = admitted_scratch_[i];  // cleared, its vectors' storage kept
+    ps.name.clear();
+    ps.count = 0;
+    ps.flavors.clear();
+    ps.usage.clear();
+    fill(i, ps);
+  }
+  w.admitted =
+      admitted_pool_.Intern(std::span<const AdmittedPodSet>(admitted_scratch_.data(), pod_sets));
+  w.usage = usage_pool_.Intern(usage);
   ChargeReservation(id, cq, now);
 }
 
@@ -383,7 +420,7 @@ void WorkloadStore::ChargeReservation(WorkloadId id, CqId cq, TimeMicros now) {
 }
 
 std::optional<std::string> WorkloadStore::AllocateDevices(
-    WorkloadId id, const std::vector<AdmittedPodSet>& admitted) {
+    WorkloadId id, std::span<const AdmittedPodSet> admitted) {
   ++other_changes_;
   DeviceInventory& devices = cluster_.mutable_devices();
   if (!devices.HasClasses()) {
@@ -453,12 +490,6 @@ void WorkloadStore::Release(WorkloadId id) {
   w.quota_reserved = false;
   if (auto it = std::find(evicting_.begin(), evicting_.end(), id); it != evicting_.end()) {
     evicting_.erase(it);
-  }
-  for (AdmittedPodSet& ps : w.admitted) {
-    if (spare_pod_sets_.size() >= kSparePodSetsKept) {
-      break;
-    }
-    spare_pod_sets_.push_back(std::move(ps));
   }
   w.admitted.clear();
   w.usage.clear();

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/base/ids.h"
+#include "engine/base/list_pool.h"
 #include "engine/base/state_hash.h"
 #include "engine/base/status.h"
 #include "engine/base/string_map.h"
@@ -51,10 +52,10 @@ class WorkloadStore {
   void Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
                std::vector<SlotAmount> usage, TimeMicros now);
   // The same, with `pod_sets` admitted pod sets written in place by `fill(i, pod_set)` (handed
-  // over cleared) and `usage` copied: into vectors whose storage an earlier reservation left
-  // (Release keeps it), so that the scheduler's admissions allocate nothing once warm. A
-  // preemption round re-admits the same workloads: 0.96 million admissions on the 16-tree trace
-  // had cost four allocations and frees each.
+  // over cleared) and `usage` copied: into the store's scratch, whose storage stays from one
+  // reservation to the next, then pooled. A preemption round re-admits the same workloads (0.96
+  // million admissions on the 16-tree trace): a reservation whose lists are pooled already
+  // allocates nothing.
   void Reserve(WorkloadId id, CqId cq, size_t pod_sets,
                const std::function<void(size_t, AdmittedPodSet&)>& fill,
                std::span<const SlotAmount> usage, TimeMicros now);
@@ -62,7 +63,7 @@ class WorkloadStore {
   // nodes of each pod set's flavor (engine/device_inventory.h); all or nothing. nullopt when done
   // (or nothing to take), else why not. Call before Reserve; Release gives them back.
   std::optional<std::string> AllocateDevices(WorkloadId id,
-                                             const std::vector<AdmittedPodSet>& admitted);
+                                             std::span<const AdmittedPodSet> admitted);
   // A Workload's status.reclaimablePods changed (a MODIFIED event): rebuilds its requests and,
   // when it is reserved, re-charges its admission under the rule of ChargedCount. Returns whether
   // anything changed.
@@ -72,7 +73,7 @@ class WorkloadStore {
   int32_t ChargedCount(const Workload& w, const AdmittedPodSet& ps) const;
   // The usage per slot that `admitted` charges for `w` (each pod set scaled to ChargedCount).
   std::vector<SlotAmount> ChargedUsage(const Workload& w,
-                                       const std::vector<AdmittedPodSet>& admitted) const;
+                                       std::span<const AdmittedPodSet> admitted) const;
   // Spec count of `pod_set` minus its reclaimable pods (clamped to [0, count]); the spec count
   // when the ReclaimablePods gate is off; 0 for a pod set the spec does not have.
   int32_t CountAfterReclaim(const WorkloadSpec& spec, std::string_view pod_set) const;
@@ -156,9 +157,19 @@ class WorkloadStore {
   WorkloadKeyIndex by_key_;                        // over workloads_: declared after it
   std::vector<std::vector<WorkloadId>> admitted_;  // by CqId
   std::vector<WorkloadId> evicting_;
-  // Admitted pod sets of released reservations, their vectors' storage kept for the next
-  // Reserve(..., fill, ...); at most kSparePodSetsKept (a mass release does not hold memory).
-  std::vector<AdmittedPodSet> spare_pod_sets_;
+  // Reservations' lists, each distinct one once (engine/base/list_pool.h): Workload::admitted
+  // and Workload::usage are shared from here.
+  struct AdmittedHash {
+    uint64_t operator()(std::span<const AdmittedPodSet> pod_sets) const;
+  };
+  struct UsageHash {
+    uint64_t operator()(std::span<const SlotAmount> usage) const;
+  };
+  ListPool<AdmittedPodSet, AdmittedHash> admitted_pool_;
+  ListPool<SlotAmount, UsageHash> usage_pool_;
+  // Reserve(..., fill, ...) writes the pod sets here before they are pooled: their vectors'
+  // storage is kept from one reservation to the next.
+  std::vector<AdmittedPodSet> admitted_scratch_;
   // The per-pod list Add computes a pooled list's canonical requests from (PodSetPool::Entry):
   // kept from one Add to the next.
   ResourceList requests_scratch_;
@@ -166,7 +177,6 @@ class WorkloadStore {
   // The stored specs' pod-set lists, each distinct one once, with their canonical requests
   // (engine/pod_set_pool.h).
   PodSetPool pod_set_pool_;
-  static constexpr size_t kSparePodSetsKept = 64;
   // Erased workloads' blocks, their Workload reset with its storage kept (the pod set requests,
   // admission, usage, scan state and key) and their spec as it was (AddSwapping hands it out for
   // reuse): a workload that comes and goes through AddSwapping then allocates nothing.

@@ -1,6 +1,6 @@
 // WorkloadStore::Reserve with pod sets written in place (the scheduler's admissions): the same
-// reservation as the overload that takes whole vectors, and, once a reservation was released,
-// the next one reuses the storage of its pod sets' vectors instead of allocating.
+// reservation as the overload that takes whole vectors, and reservations of equal content share
+// the store's pooled lists.
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -80,28 +80,45 @@ TEST_F(ReserveInPlaceTest, ChargesWhatTheVectorOverloadCharges) {
   EXPECT_EQ(store_.ReservedUsage(cq_, slot_), Quantity(1500));
 }
 
-TEST_F(ReserveInPlaceTest, ANewReservationReusesTheStorageAReleasedOneLeft) {
+// Reservations of equal content share one pooled list (engine/base/list_pool.h), whichever
+// overload made them; a different content gets its own; a released reservation lets go of its
+// lists without touching the others', and one made again with the same content gets the pooled
+// list back.
+TEST_F(ReserveInPlaceTest, EqualReservationsShareTheirPooledLists) {
   ReserveInPlace(ids_[0], 1, 500);
-  const AdmittedPodSet* first_pod_set = store_.Get(ids_[0]).admitted.data();
-  const void* flavors = first_pod_set->flavors.data();
-  const void* usage = first_pod_set->usage.data();
-  store_.Release(ids_[0]);
+  ReserveInPlace(ids_[1], 1, 500);
+  const Workload& a = store_.Get(ids_[0]);
+  const Workload& b = store_.Get(ids_[1]);
+  EXPECT_TRUE(a.admitted.SameBuffer(b.admitted));
+  EXPECT_TRUE(a.usage.SameBuffer(b.usage));
+  const AdmittedPodSet* pooled = a.admitted.data();
+  EXPECT_EQ(store_.ReservedUsage(cq_, slot_), Quantity(1000));
 
-  // Another workload: the pod set's vectors move over from the released reservation.
-  ReserveInPlace(ids_[1], 2, 700);
-  const AdmittedPodSet& reused = store_.Get(ids_[1]).admitted[0];
-  EXPECT_EQ(static_cast<const void*>(reused.flavors.data()), flavors);
-  EXPECT_EQ(static_cast<const void*>(reused.usage.data()), usage);
-  EXPECT_EQ(reused.count, 2);
-  EXPECT_EQ(reused.usage[0].amount, Quantity(700));
-  EXPECT_EQ(store_.ReservedUsage(cq_, slot_), Quantity(700));
-
-  // The same workload again: its own usage vector keeps its storage too.
-  const void* own_usage = store_.Get(ids_[1]).usage.data();
   store_.Release(ids_[1]);
-  ReserveInPlace(ids_[1], 1, 300);
-  EXPECT_EQ(static_cast<const void*>(store_.Get(ids_[1]).usage.data()), own_usage);
-  EXPECT_EQ(store_.ReservedUsage(cq_, slot_), Quantity(300));
+  EXPECT_TRUE(b.admitted.empty());
+  EXPECT_TRUE(b.usage.empty());
+  EXPECT_EQ(a.admitted.data(), pooled);  // the other holder keeps the list as it was
+  EXPECT_EQ(a.admitted[0].usage[0].amount, Quantity(500));
+
+  ReserveInPlace(ids_[1], 2, 700);  // another content
+  EXPECT_FALSE(a.admitted.SameBuffer(b.admitted));
+  EXPECT_FALSE(a.usage.SameBuffer(b.usage));
+  EXPECT_EQ(b.admitted[0].count, 2);
+  EXPECT_EQ(b.admitted[0].usage[0].amount, Quantity(700));
+  EXPECT_EQ(a.admitted[0].count, 1);
+  EXPECT_EQ(store_.ReservedUsage(cq_, slot_), Quantity(1200));
+
+  store_.Release(ids_[1]);
+  const FlavorResource key = cluster_.SlotKey(slot_);
+  AdmittedPodSet ps;  // the first content again, through the overload that takes vectors
+  ps.name = "main";
+  ps.count = 1;
+  ps.flavors.emplace_back(key.resource, key.flavor);
+  ps.usage.push_back({slot_, Quantity(500)});
+  store_.Reserve(ids_[1], cq_, {ps}, {{slot_, Quantity(500)}}, 9);
+  EXPECT_EQ(b.admitted.data(), pooled);
+  EXPECT_TRUE(a.usage.SameBuffer(b.usage));
+  EXPECT_EQ(store_.ReservedUsage(cq_, slot_), Quantity(1000));
 }
 
 }  // namespace
