@@ -49,48 +49,46 @@ NominationMemo::Slot* NominationMemo::Epoch::First(uint32_t i) const {
     return nullptr;
   }
   const size_t mask = heads.size() - 1;
-  for (size_t h = HeadHome(i, heads.size());; h = (h + 1) & mask) {
+  for (size_t h = HeadHome(i, heads.size()); heads[h].generation == generation;
+       h = (h + 1) & mask) {
     if (heads[h].id_index == i) {
       return heads[h].first;
     }
-    if (heads[h].id_index == kNoId) {
-      return nullptr;
-    }
   }
+  return nullptr;
 }
 
 NominationMemo::Slot*& NominationMemo::Epoch::FirstOrAdd(uint32_t i) {
   if (2 * (num_heads + 1) > heads.size()) {
     std::vector<Head> old = std::move(heads);
-    heads.assign(old.empty() ? 16 : 2 * old.size(), Head{});
+    heads.assign(old.empty() ? 8 : 2 * old.size(), Head{});
     num_heads = 0;
+    const uint32_t current = generation;
+    generation = 1;
     for (const Head& head : old) {
-      if (head.id_index != kNoId) {
+      if (head.generation == current) {
         FirstOrAdd(head.id_index) = head.first;
       }
     }
   }
   const size_t mask = heads.size() - 1;
   size_t h = HeadHome(i, heads.size());
-  while (heads[h].id_index != i && heads[h].id_index != kNoId) {
+  while (heads[h].generation == generation && heads[h].id_index != i) {
     h = (h + 1) & mask;
   }
-  if (heads[h].id_index == kNoId) {
-    heads[h].id_index = i;
+  if (heads[h].generation != generation) {
+    heads[h] = {i, generation, nullptr};
     ++num_heads;
   }
   return heads[h].first;
 }
 
 void NominationMemo::Epoch::ClearHeads() {
-  // A table that once grew for a cycle of many heads is let go rather than wiped at every recycle
-  // of a key that now holds a few.
-  if (heads.size() > 16 * (num_heads + 1)) {
-    heads = std::vector<Head>();
-  } else {
-    std::fill(heads.begin(), heads.end(), Head{});
-  }
   num_heads = 0;
+  if (++generation == 0) {  // wrapped: entries of generation 1 would read as in use
+    std::fill(heads.begin(), heads.end(), Head{});
+    generation = 1;
+  }
 }
 
 size_t NominationMemo::FindEpoch(const NominationVersions& versions) const {

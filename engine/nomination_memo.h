@@ -124,15 +124,17 @@ class NominationMemo {
     uint64_t stored_at = 0;  // store_clock_ at its last Store: the least recent is recycled
     std::vector<Slot*> slots;
     // The first slot of each workload's chain, by Index(WorkloadId): open addressing, linear
-    // probing, load <= 1/2, emptied whole when the epoch is recycled. It holds the workloads this
-    // key stored, not every id: a table by id for every epoch was 32 bytes per workload the store
+    // probing, load <= 1/2. Entries of an earlier `generation` are empty: recycling the epoch
+    // empties its table by counting on, without touching it. It holds the workloads this key
+    // stored, not every id: a table by id for every epoch was 32 bytes per workload the store
     // ever held (about 52 of the 1,012 bytes a live workload cost in a replay).
     struct Head {
-      uint32_t id_index = kNoId;
+      uint32_t id_index = 0;
+      uint32_t generation = 0;  // the entry is in use when it equals the epoch's
       Slot* first = nullptr;
     };
-    static constexpr uint32_t kNoId = ~uint32_t{0};
     std::vector<Head> heads;  // power-of-two size, or empty
+    uint32_t generation = 1;
     size_t num_heads = 0;
     // The chain head of workload `i`, or null.
     Slot* First(uint32_t i) const;
