@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <utility>
@@ -56,7 +57,7 @@ class SharedList {
 
   void clear() { data_.reset(); }
   // Whether another SharedList (or a pool) holds the same buffer.
-  long use_count() const { return data_.use_count(); }
+  int64_t use_count() const { return data_.use_count(); }
   bool SameBuffer(const SharedList& other) const { return data_ == other.data_; }
 
   friend bool operator==(const SharedList& a, const SharedList& b) {
