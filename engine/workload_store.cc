@@ -106,16 +106,12 @@ int32_t WorkloadStore::ChargedCount(const Workload& w, const AdmittedPodSet& ps)
 }
 
 namespace {
-// One multiply per word, the whole folded once at the end (StateFold): a reservation is hashed at
-// every admission.
-void Mix(uint64_t& h, uint64_t x) {
-  h = (h ^ x) * 0x9E3779B97F4A7C15ULL;
-}
-
+// One multiply per word (MixWord), the whole folded once at the end (StateFold): a reservation is
+// hashed at every admission.
 void MixUsage(uint64_t& h, std::span<const SlotAmount> usage) {
   for (const SlotAmount& u : usage) {
-    Mix(h, uint64_t{Index(u.slot)} + 1);
-    Mix(h, static_cast<uint64_t>(u.amount.value()));
+    MixWord(h, uint64_t{Index(u.slot)} + 1);
+    MixWord(h, static_cast<uint64_t>(u.amount.value()));
   }
 }
 }  // namespace
@@ -133,10 +129,10 @@ uint64_t WorkloadStore::AdmittedHash::operator()(std::span<const AdmittedPodSet>
     // are compared whole anyway (ListPool::Intern).
     uint64_t head = 0;
     std::memcpy(&head, ps.name.data(), std::min<size_t>(ps.name.size(), sizeof(head)));
-    Mix(h, head ^ (uint64_t{ps.name.size()} << 56));
-    Mix(h, static_cast<uint32_t>(ps.count));
+    MixWord(h, head ^ (uint64_t{ps.name.size()} << 56));
+    MixWord(h, static_cast<uint32_t>(ps.count));
     for (const auto& [resource, flavor] : ps.flavors) {
-      Mix(h, (uint64_t{Index(resource)} << 32) | Index(flavor));
+      MixWord(h, (uint64_t{Index(resource)} << 32) | Index(flavor));
     }
     MixUsage(h, ps.usage);
   }
@@ -583,7 +579,7 @@ void WorkloadStore::AddReservationTerm(Workload& w, bool evicting) {
   // the key for good). Each word goes through an odd multiply (a bijection: one changed word
   // always changes the chain), the whole through StateMix.
   uint64_t h = 0;
-  auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x9E3779B97F4A7C15ULL; };
+  auto mix = [&h](uint64_t x) { MixWord(h, x); };
   mix((uint64_t{Index(w.id)} << 1) | (evicting ? 1 : 0));
   mix(Index(w.cluster_queue));
   mix(static_cast<uint32_t>(w.priority));

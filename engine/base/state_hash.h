@@ -32,6 +32,12 @@ inline uint64_t StateFold(uint64_t x) {
   return string_hash_internal::Mix(x, 0xA0761D6478BD642FULL);
 }
 
+// Adds word `x` to a running hash `h`: one multiply, for hashes folded once at the end (StateFold,
+// StateMix) over many words (a reservation's pod sets and usage, WorkloadStore).
+inline void MixWord(uint64_t& h, uint64_t x) {
+  h = (h ^ x) * 0x9E3779B97F4A7C15ULL;
+}
+
 // The term of the pair (key, value). Keys of different kinds of pair should differ in their high
 // bits (callers shift a kind tag in), so that no two kinds share a term.
 inline uint64_t StateTerm(uint64_t key, uint64_t value) {
