@@ -5,10 +5,18 @@
 //
 //   BM_WorkloadStore_AddErase/4      per Workload: one AddSwapping and one Erase
 //   BM_WorkloadStore_AddErase/4096
+//
+// WorkloadStore::Reserve (the scheduler's in-place overload) and Release: 500 of 1,000 stored
+// Workloads reserved at a time, each reservation one pod set of `range(0)` distinct contents (the
+// store pools equal reservations' lists since 2026-12-03: engine/base/list_pool.h).
+//
+//   BM_WorkloadStore_ReserveRelease/4     per iteration: one Reserve and one Release
+//   BM_WorkloadStore_ReserveRelease/4096
 #include <fmt/format.h>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -40,10 +48,7 @@ void WriteSpec(WorkloadSpec& w, int64_t i, int64_t distinct_lists) {
   engine::AddTo(c.requests, "cpu", *engine::ParseDecimalQuantity("500m"));
 }
 
-void BM_WorkloadStore_AddErase(benchmark::State& state) {
-  const int64_t distinct = state.range(0);
-  constexpr int64_t kLive = 1000;
-  engine::Cluster cluster;
+void ApplyOneQueue(engine::Cluster& cluster) {
   engine::ClusterSpec cluster_spec;
   cluster_spec.flavors.emplace_back().name = "f";
   engine::ClusterQueueSpec& cq = cluster_spec.cluster_queues.emplace_back();
@@ -57,6 +62,14 @@ void BM_WorkloadStore_AddErase(benchmark::State& state) {
   lq.name = "lq";
   lq.cluster_queue = "cq";
   cluster.Apply(cluster_spec);
+  cluster.Refresh();
+}
+
+void BM_WorkloadStore_AddErase(benchmark::State& state) {
+  const int64_t distinct = state.range(0);
+  constexpr int64_t kLive = 1000;
+  engine::Cluster cluster;
+  ApplyOneQueue(cluster);
   engine::WorkloadStore store(cluster);
   WorkloadSpec spec;
   int64_t i = 0;
@@ -71,6 +84,44 @@ void BM_WorkloadStore_AddErase(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_WorkloadStore_AddErase)->Arg(4)->Arg(4096);
+
+void BM_WorkloadStore_ReserveRelease(benchmark::State& state) {
+  const int64_t distinct = state.range(0);
+  constexpr int64_t kStored = 1000;
+  constexpr int64_t kReserved = 500;
+  engine::Cluster cluster;
+  ApplyOneQueue(cluster);
+  engine::WorkloadStore store(cluster);
+  const engine::CqId cq = *cluster.FindClusterQueue("cq");
+  const engine::FrSlot slot = *cluster.FindSlot("f", "cpu");
+  const engine::FlavorResource key = cluster.SlotKey(slot);
+  std::vector<engine::WorkloadId> ids;
+  WorkloadSpec spec;
+  for (int64_t i = 0; i < kStored; ++i) {
+    WriteSpec(spec, i, 1);
+    ids.push_back(*store.AddSwapping(spec));
+  }
+  int64_t i = 0;
+  for (auto _ : state) {
+    const int32_t count = static_cast<int32_t>(1 + i % distinct);
+    const std::vector<engine::SlotAmount> usage = {{slot, engine::Quantity(500 * count)}};
+    store.Reserve(
+        ids[static_cast<size_t>(i % kStored)], cq, 1,
+        [&](size_t, engine::AdmittedPodSet& out) {
+          out.name = "main";
+          out.count = count;
+          out.flavors.emplace_back(key.resource, key.flavor);
+          out.usage.push_back({slot, engine::Quantity(500 * count)});
+        },
+        usage, i);
+    if (i >= kReserved) {
+      store.Release(ids[static_cast<size_t>((i - kReserved) % kStored)]);
+    }
+    ++i;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_WorkloadStore_ReserveRelease)->Arg(4)->Arg(4096);
 
 }  // namespace
 
