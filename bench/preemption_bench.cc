@@ -164,7 +164,7 @@ class Fixture {
     psa.count = 1;
     psa.flavors["cpu"] = "default";
     psa.resource_usage["cpu"] = Quantity(cores * kMilli);
-    w.conditions.push_back({"QuotaReserved", true, "QuotaReserved", reserved_at});
+    w.conditions.Mutable().push_back({"QuotaReserved", true, "QuotaReserved", reserved_at});
     return w;
   }
 

@@ -152,7 +152,7 @@ bool QueueManager::LocalQueueStopped(const Workload& w) const {
 }
 
 std::string QueueManager::OrphanKey(const Workload& w) const {
-  std::string key = w.spec != nullptr ? w.spec->name_space : std::string();
+  std::string key = w.spec != nullptr ? w.spec->name_space.str() : std::string();
   key += '/';
   key += w.local_queue();
   return key;

@@ -147,7 +147,9 @@ struct Workload {
   // the spec, not copied. A live workload costs what it stores (docs/replay.md, the memory model).
   // "" for a Workload without a spec (only one built outside the store has none).
   const std::string& uid() const { return spec != nullptr ? spec->uid : NoText(); }
-  const std::string& local_queue() const { return spec != nullptr ? spec->queue_name : NoText(); }
+  const std::string& local_queue() const {
+    return spec != nullptr ? spec->queue_name.str() : NoText();
+  }
   static const std::string& NoText() {
     static const std::string empty;
     return empty;

@@ -46,7 +46,7 @@ void AppendInvalid(std::vector<std::string>& errors, std::string_view path,
 // stop a new field from being left out (it would carry one workload's value into the next).
 static_assert(sizeof(PodSetSpec) == 296, "a PodSetSpec field was added: reset it below");
 static_assert(sizeof(ContainerResources) == 56, "a container field was added: reset it below");
-static_assert(sizeof(WorkloadSpec) == 320, "a WorkloadSpec field was added: reset it below");
+static_assert(sizeof(WorkloadSpec) == 208, "a WorkloadSpec field was added: reset it below");
 
 void ResetForReuse(PodSetSpec& pod_set) {
   pod_set.name.assign("main");  // PodSetSpec's defaults (workload_spec_reuse_test checks them)
@@ -85,7 +85,7 @@ void ResetForReuse(WorkloadSpec& spec) {
     ResetForReuse(ps);
   }
   spec.admission.reset();
-  spec.conditions.clear();
+  spec.conditions.Reset();
   spec.reclaimable_pods.Reset();
   spec.admission_checks.Reset();
   spec.requeue_at.reset();

@@ -16,6 +16,7 @@
 
 #include "engine/base/boxed.h"
 #include "engine/base/cow_vector.h"
+#include "engine/base/interned_name.h"
 #include "engine/base/lazy_box.h"
 #include "engine/config.h"
 #include "engine/pod_requests.h"
@@ -108,19 +109,19 @@ constexpr const char* ToString(PriorityClassKind kind) {
 // The fields rarely set (status.admission, requeueAt, the annotation and limit times) are Boxed
 // (engine/base/boxed.h): a live Workload keeps its spec, and they were 104 of its bytes.
 struct WorkloadSpec {
-  std::string name_space;  // metadata.namespace ("default" when absent)
+  InternedName name_space;  // metadata.namespace ("default" when absent)
   std::string name;
   std::string uid;  // metadata.uid; the loader makes "<namespace>/<name>" when absent
   TimeMicros creation_time = 0;
   // metadata.labels["tally.dev/class"]: the workload class replay reports group by ("" = none).
-  std::string workload_class;
+  InternedName workload_class;
   // metadata.annotations["tally.dev/expected-runtime"] (a Go duration, µs): how long the workload
   // holds its quota once admitted, as its owner expects; `tally explain --eta` uses it first.
   Boxed<TimeMicros> expected_runtime;
-  std::string queue_name;  // spec.queueName (a LocalQueue in the same namespace)
+  InternedName queue_name;  // spec.queueName (a LocalQueue in the same namespace)
   // v1beta2 spec.priorityClassRef.name / v1beta1 spec.priorityClassName, and its kind
   // (kPriorityClass: the pod one).
-  std::string priority_class_name;
+  InternedName priority_class_name;
   std::optional<int32_t> priority;  // spec.priority, as resolved by Kueue at creation
   PriorityClassKind priority_class_kind = PriorityClassKind::kNone;
   bool active = true;         // spec.active
@@ -130,7 +131,7 @@ struct WorkloadSpec {
 
   // status
   Boxed<AdmissionSpec> admission;  // present with QuotaReserved=True: already charged
-  std::vector<ConditionSpec> conditions;
+  LazyBox<std::vector<ConditionSpec>> conditions;                  // rare in a replay's trace
   LazyBox<std::map<std::string, int32_t>> reclaimable_pods;        // pod set name -> count (rare)
   LazyBox<std::vector<AdmissionCheckStateSpec>> admission_checks;  // rare
   Boxed<TimeMicros> requeue_at;                                    // status.requeueState.requeueAt
@@ -151,7 +152,7 @@ struct WorkloadSpec {
   LazyBox<SourceRef> source;
 
   const ConditionSpec* Condition(const std::string& type) const {
-    for (const ConditionSpec& c : conditions) {
+    for (const ConditionSpec& c : *conditions) {
       if (c.type == type) {
         return &c;
       }

@@ -97,6 +97,15 @@ bool String(od::value value, std::string& out) {
   return true;
 }
 
+bool String(od::value value, engine::InternedName& out) {
+  std::string_view view;
+  if (!String(value, view)) {
+    return false;
+  }
+  out.assign(view);
+  return true;
+}
+
 // The text YAML reads for a JSON number: the token as written (a plain scalar).
 bool NumberToken(od::value value, std::string_view& out) {
   od::json_type type;

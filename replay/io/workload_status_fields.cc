@@ -304,7 +304,7 @@ void ParseWorkloadStatus(ObjectContext& ctx, const YAML::Node& status, engine::W
   }
   std::vector<ParsedCondition> conditions = ParseConditions(ctx, status, "status.conditions");
   for (ParsedCondition& c : conditions) {
-    wl.conditions.push_back(c.spec);
+    wl.conditions.Mutable().push_back(c.spec);
   }
   if (std::optional<YAML::Node> admission =
           OptionalMap(ctx, status, "admission", "status.admission")) {
@@ -315,7 +315,7 @@ void ParseWorkloadStatus(ObjectContext& ctx, const YAML::Node& status, engine::W
                   "status.admission without a QuotaReserved condition: tally treats the Workload "
                   "as holding its quota (as if status.conditions had QuotaReserved=True at its "
                   "creationTimestamp)");
-      wl.conditions.push_back(
+      wl.conditions.Mutable().push_back(
           engine::ConditionSpec{"QuotaReserved", true, "QuotaReserved", wl.creation_time});
     } else if (!reserved->status) {
       ctx.Warning(*admission, "status.admission",

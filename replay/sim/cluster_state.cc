@@ -16,7 +16,7 @@ engine::TimeMicros LatestTimestamp(const engine::ClusterSpec& spec) {
   engine::TimeMicros latest = 0;
   for (const engine::WorkloadSpec& w : spec.workloads) {
     latest = std::max(latest, w.creation_time);
-    for (const engine::ConditionSpec& c : w.conditions) {
+    for (const engine::ConditionSpec& c : *w.conditions) {
       latest = std::max(latest, c.last_transition);
     }
   }

@@ -141,11 +141,11 @@ class World {
     psa.count = 1;
     psa.flavors["cpu"] = o.flavor;
     psa.resource_usage["cpu"] = Quantity(cores * kMilli);
-    w.conditions.push_back({"QuotaReserved", true, "QuotaReserved", 0});
+    w.conditions.Mutable().push_back({"QuotaReserved", true, "QuotaReserved", 0});
     if (o.reserved_at) {
-      w.conditions.back().last_transition = *o.reserved_at;
+      w.conditions.Mutable().back().last_transition = *o.reserved_at;
     } else {
-      w.conditions.clear();
+      w.conditions.Reset();
     }
     return Add(std::move(w));
   }

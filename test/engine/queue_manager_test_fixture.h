@@ -154,7 +154,7 @@ class QueueManagerTest : public ::testing::Test {
       requeued.type = "Requeued";
       requeued.status = false;
       requeued.reason = "Deactivated";
-      w.conditions.push_back(requeued);
+      w.conditions.Mutable().push_back(requeued);
     }
     PodSetSpec ps;
     ps.resources.containers.push_back(Container(o.cpu));

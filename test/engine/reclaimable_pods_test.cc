@@ -74,7 +74,7 @@ class World {
     psa.count = 3;
     psa.flavors["cpu"] = "f";
     psa.resource_usage["cpu"] = Quantity(3 * kMilli);
-    w.conditions.push_back({"QuotaReserved", true, "QuotaReserved", 50});
+    w.conditions.Mutable().push_back({"QuotaReserved", true, "QuotaReserved", 50});
     if (reclaimable > 0) {
       w.reclaimable_pods.Mutable()["main"] = reclaimable;
     }

@@ -89,7 +89,7 @@ TEST(SeedRulesTest, DebtOffThePathDoesNotBlockAdmission) {
   psa.count = 1;
   psa.flavors["cpu"] = "default";
   psa.resource_usage["cpu"] = Quantity(6000);
-  held.conditions.push_back({"QuotaReserved", true, "QuotaReserved", 0});
+  held.conditions.Mutable().push_back({"QuotaReserved", true, "QuotaReserved", 0});
   StatusOr<WorkloadId> held_id = store.Add(std::move(held));
   ASSERT_TRUE(held_id.ok());
   WorkloadId pending = *store.Add(CpuWorkload("new", "d", 3));

@@ -61,7 +61,7 @@ WorkloadSpec FullSpec() {
   w.pod_sets.push_back(FullPodSet("driver"));
   w.pod_sets.push_back(FullPodSet("workers"));
   w.admission = AdmissionSpec{"cq", {}};
-  w.conditions.push_back({"Finished", true, "Done", 789});
+  w.conditions.Mutable().push_back({"Finished", true, "Done", 789});
   w.reclaimable_pods.Mutable()["workers"] = 2;
   w.admission_checks.Mutable().push_back({"check", CheckState::kReady});
   w.requeue_at = 1000;
@@ -112,10 +112,10 @@ void ExpectSameSpec(const WorkloadSpec& got, const WorkloadSpec& want, const std
   if (got.admission.has_value()) {
     EXPECT_EQ(got.admission->cluster_queue, want.admission->cluster_queue) << what;
   }
-  ASSERT_EQ(got.conditions.size(), want.conditions.size()) << what;
-  for (size_t i = 0; i < got.conditions.size(); ++i) {
-    EXPECT_EQ(got.conditions[i].type, want.conditions[i].type) << what;
-    EXPECT_EQ(got.conditions[i].last_transition, want.conditions[i].last_transition) << what;
+  ASSERT_EQ(got.conditions->size(), want.conditions->size()) << what;
+  for (size_t i = 0; i < got.conditions->size(); ++i) {
+    EXPECT_EQ((*got.conditions)[i].type, (*want.conditions)[i].type) << what;
+    EXPECT_EQ((*got.conditions)[i].last_transition, (*want.conditions)[i].last_transition) << what;
   }
   EXPECT_EQ(*got.reclaimable_pods, *want.reclaimable_pods) << what;
   ASSERT_EQ(got.admission_checks->size(), want.admission_checks->size()) << what;
@@ -167,7 +167,7 @@ TEST(WorkloadSpecReuseTest, AResetSpecHasEveryDefaultValueAndKeepsItsStorage) {
   EXPECT_EQ(w.active, fresh.active);
   EXPECT_EQ(w.maximum_execution_time_seconds, fresh.maximum_execution_time_seconds);
   EXPECT_FALSE(w.admission.has_value());
-  EXPECT_TRUE(w.conditions.empty());
+  EXPECT_TRUE(w.conditions->empty());
   EXPECT_TRUE(w.reclaimable_pods->empty());
   EXPECT_TRUE(w.admission_checks->empty());
   EXPECT_EQ(w.requeue_at, fresh.requeue_at);

@@ -193,6 +193,8 @@ struct Differ {
   static std::string Render(const T& v) {
     if constexpr (std::is_same_v<T, std::string>) {
       return fmt::format("\"{}\"", v);
+    } else if constexpr (std::is_same_v<T, engine::InternedName>) {
+      return fmt::format("\"{}\"", v.view());
     } else if constexpr (std::is_arithmetic_v<T>) {
       return fmt::format("{}", v);
     } else {
@@ -272,7 +274,7 @@ std::vector<std::string> Diff(const engine::WorkloadSpec& a, const engine::Workl
     d.Eq(p + ".priority_class_name", x.priority_class_name, y.priority_class_name);
   }
   d.Eq("admission", a.admission.has_value(), b.admission.has_value());
-  d.Eq("conditions.size", a.conditions.size(), b.conditions.size());
+  d.Eq("conditions.size", a.conditions->size(), b.conditions->size());
   d.Eq("reclaimable_pods.size", a.reclaimable_pods->size(), b.reclaimable_pods->size());
   d.Eq("admission_checks.size", a.admission_checks->size(), b.admission_checks->size());
   d.Eq("requeue_at", a.requeue_at, b.requeue_at);

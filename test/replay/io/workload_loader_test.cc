@@ -82,15 +82,15 @@ TEST(WorkloadLoaderTest, EveryFieldV1beta2) {
   EXPECT_EQ(workers.resources.containers[0].requests[0].first, "cpu");
   EXPECT_EQ(workers.resources.containers[0].requests[1].first, "nvidia.com/gpu");
 
-  ASSERT_EQ(wl.conditions.size(), 3u);
-  EXPECT_EQ(wl.conditions[0].type, "QuotaReserved");
-  EXPECT_TRUE(wl.conditions[0].status);
-  EXPECT_EQ(wl.conditions[0].reason, "QuotaReserved");
-  EXPECT_EQ(wl.conditions[0].last_transition, Micros("2024-03-19T20:50:00Z"));
-  EXPECT_FALSE(wl.conditions[1].status);
-  EXPECT_EQ(wl.conditions[1].last_transition, Micros("2024-03-19T20:50:00.5Z"));
-  EXPECT_FALSE(wl.conditions[2].status);  // Unknown
-  EXPECT_EQ(wl.conditions[2].last_transition, Micros("2024-03-19T19:50:01Z"));
+  ASSERT_EQ(wl.conditions->size(), 3u);
+  EXPECT_EQ((*wl.conditions)[0].type, "QuotaReserved");
+  EXPECT_TRUE((*wl.conditions)[0].status);
+  EXPECT_EQ((*wl.conditions)[0].reason, "QuotaReserved");
+  EXPECT_EQ((*wl.conditions)[0].last_transition, Micros("2024-03-19T20:50:00Z"));
+  EXPECT_FALSE((*wl.conditions)[1].status);
+  EXPECT_EQ((*wl.conditions)[1].last_transition, Micros("2024-03-19T20:50:00.5Z"));
+  EXPECT_FALSE((*wl.conditions)[2].status);  // Unknown
+  EXPECT_EQ((*wl.conditions)[2].last_transition, Micros("2024-03-19T19:50:01Z"));
   ASSERT_NE(wl.Condition("Admitted"), nullptr);
   EXPECT_EQ(wl.Condition("Finished"), nullptr);
 
@@ -167,7 +167,7 @@ spec:
   ASSERT_EQ(wl.pod_sets[0].resources.containers.size(), 1u);
   EXPECT_TRUE(wl.pod_sets[0].resources.containers[0].requests.empty());
   EXPECT_FALSE(wl.admission.has_value());
-  EXPECT_TRUE(wl.conditions.empty());
+  EXPECT_TRUE(wl.conditions->empty());
   EXPECT_FALSE(wl.requeue_at.has_value());
   EXPECT_EQ(wl.requeue_count, 0);
 }
