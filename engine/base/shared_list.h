@@ -38,7 +38,7 @@ class SharedList {
   static SharedList Own(std::vector<T> items) {
     SharedList list;
     if (!items.empty()) {
-      list.data_ = std::make_shared<const std::vector<T>>(std::move(items));
+      list.data_ = std::make_shared<std::vector<T>>(std::move(items));
     }
     return list;
   }
@@ -56,6 +56,16 @@ class SharedList {
   std::span<const T> span() const { return {begin(), size()}; }
 
   void clear() { data_.reset(); }
+  // Writes `items` over this list's buffer if nothing else holds it (no other SharedList, no
+  // pool): its storage, and its elements' where T's copy assignment keeps theirs, are reused.
+  // False, and nothing written, when the buffer is shared or there is none.
+  bool OverwriteIfSole(std::span<const T> items) {
+    if (!data_ || data_.use_count() != 1) {
+      return false;
+    }
+    data_->assign(items.begin(), items.end());
+    return true;
+  }
   // Whether another SharedList (or a pool) holds the same buffer.
   int64_t use_count() const { return data_.use_count(); }
   bool SameBuffer(const SharedList& other) const { return data_ == other.data_; }
@@ -65,7 +75,9 @@ class SharedList {
   }
 
  private:
-  std::shared_ptr<const std::vector<T>> data_;
+  // Not const, so that OverwriteIfSole may write a buffer no one else reads; every other member
+  // only reads it.
+  std::shared_ptr<std::vector<T>> data_;
 };
 
 }  // namespace engine
