@@ -21,6 +21,7 @@
 #pragma once
 
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -88,11 +89,20 @@ class InternedName {
   std::string::const_iterator begin() const { return str().begin(); }
   std::string::const_iterator end() const { return str().end(); }
 
-  // By text, whatever the other side (two InternedNames included: one of them may be a heap
-  // copy). One overload: another for two InternedNames would make `name == "text"` ambiguous.
+  // By text (two InternedNames too: one of them may be a heap copy). The overloads for two
+  // InternedNames are templates that only an InternedName matches: as plain functions they would
+  // take `name == "text"` too, through the converting constructor, and make it ambiguous.
   friend bool operator==(const InternedName& a, std::string_view b) { return a.view() == b; }
   friend std::strong_ordering operator<=>(const InternedName& a, std::string_view b) {
     return a.view() <=> b;
+  }
+  template <std::same_as<InternedName> Other>
+  friend bool operator==(const InternedName& a, const Other& b) {
+    return a.view() == b.view();
+  }
+  template <std::same_as<InternedName> Other>
+  friend std::strong_ordering operator<=>(const InternedName& a, const Other& b) {
+    return a.view() <=> b.view();
   }
   // Joined with text, as std::string's operator+ (a key "namespace/name" is made so).
   friend std::string operator+(const InternedName& a, std::string_view b) {

@@ -67,8 +67,12 @@ TEST(InternedNameTest, CopiesMovesAndSwapsKeepTheText) {
   EXPECT_EQ(b, "low");
   a = b;
   EXPECT_EQ(a, "low");
-  a = a;  // NOLINT(clang-diagnostic-self-assign-overloaded): self-assignment keeps the text
+  const InternedName& self = a;
+  a = self;  // self-assignment keeps the text
   EXPECT_EQ(a, "low");
+  EXPECT_TRUE(a == b);
+  EXPECT_FALSE(a != b);
+  EXPECT_LT(b, InternedName("lox"));
 }
 
 // Runs last in this binary: it fills the table.
