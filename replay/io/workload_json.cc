@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <concepts>
 #include <limits>
 #include <map>
 #include <string>
@@ -88,16 +89,10 @@ bool String(od::value value, std::string_view& out) {
   return true;
 }
 
-bool String(od::value value, std::string& out) {
-  std::string_view view;
-  if (!String(value, view)) {
-    return false;
-  }
-  out.assign(view);
-  return true;
-}
-
-bool String(od::value value, engine::InternedName& out) {
+// A string field into an owning text: a std::string or an interned name.
+template <typename Text>
+requires std::same_as<Text, std::string> || std::same_as<Text, engine::InternedName>
+bool String(od::value value, Text& out) {
   std::string_view view;
   if (!String(value, view)) {
     return false;
