@@ -76,7 +76,7 @@ struct Candidate {
   bool own_cq = false;    // in the preemptor's ClusterQueue
   int32_t priority = 0;
   TimeMicros reserved_at = 0;        // QuotaReserved transition; `now` when missing
-  const std::string* uid = nullptr;  // owned by the WorkloadStore
+  const WorkloadUid* uid = nullptr;  // owned by the WorkloadStore
   // evicting, own_cq, priority and reserved_at packed so that one integer comparison decides
   // CandidateBefore unless two candidates tie on all four (then uid decides). Set by SetOrderKey.
   unsigned __int128 order_key = 0;

@@ -146,7 +146,10 @@ struct Workload {
   // metadata.uid (the store makes it "namespace/name" when absent) and spec.queueName: read from
   // the spec, not copied. A live workload costs what it stores (docs/replay.md, the memory model).
   // "" for a Workload without a spec (only one built outside the store has none).
-  const std::string& uid() const { return spec != nullptr ? spec->uid : NoText(); }
+  const WorkloadUid& uid() const {
+    static const WorkloadUid kNoUid;
+    return spec != nullptr ? spec->uid : kNoUid;
+  }
   const std::string& local_queue() const {
     return spec != nullptr ? spec->queue_name.str() : NoText();
   }

@@ -18,6 +18,7 @@
 #include "engine/base/cow_vector.h"
 #include "engine/base/interned_name.h"
 #include "engine/base/lazy_box.h"
+#include "engine/base/workload_uid.h"
 #include "engine/config.h"
 #include "engine/pod_requests.h"
 
@@ -111,7 +112,8 @@ constexpr const char* ToString(PriorityClassKind kind) {
 struct WorkloadSpec {
   InternedName name_space;  // metadata.namespace ("default" when absent)
   std::string name;
-  std::string uid;  // metadata.uid; the loader makes "<namespace>/<name>" when absent
+  // metadata.uid; the loader makes "<namespace>/<name>" when absent. A UUID in 16 bytes.
+  WorkloadUid uid;
   TimeMicros creation_time = 0;
   // metadata.labels["tally.dev/class"]: the workload class replay reports group by ("" = none).
   InternedName workload_class;

@@ -159,7 +159,7 @@ bool ParseWorkload(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpe
   }
   wl.uid = ctx.String(Get(metadata, "uid"), "metadata.uid").value_or("");
   if (wl.uid.empty()) {
-    wl.uid = wl.name_space + "/" + wl.name;
+    wl.uid.AssignSlashJoined(wl.name_space, wl.name);
   }
   wl.creation_time =
       Time(ctx, Get(metadata, "creationTimestamp"), "metadata.creationTimestamp").value_or(0);
@@ -309,12 +309,12 @@ void CheckWorkloadObjects(const engine::ClusterSpec& spec, const FieldLines& lin
                 Duplicate(key, "Workload", *it->second));
       continue;  // its uid (if defaulted) repeats too: one message is enough
     }
-    auto [uid_it, uid_inserted] = uids.emplace(wl.uid, &wl.source.get());
+    auto [uid_it, uid_inserted] = uids.emplace(wl.uid.str(), &wl.source.get());
     if (!uid_inserted) {
       error.Add(wl.source, "Workload", key, "metadata.uid",
                 fmt::format("Duplicate value: {}: a Workload with this uid is already defined at "
                             "{} (uids break ties in queue order and must be unique)",
-                            Quoted(wl.uid), engine::ToString(*uid_it->second)));
+                            Quoted(wl.uid.str()), engine::ToString(*uid_it->second)));
     }
     if (!wl.queue_name.empty() && local_queues.count(wl.name_space + "/" + wl.queue_name) == 0) {
       warning.Add(wl.source, "Workload", key, "spec.queueName",

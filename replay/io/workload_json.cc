@@ -89,9 +89,10 @@ bool String(od::value value, std::string_view& out) {
   return true;
 }
 
-// A string field into an owning text: a std::string or an interned name.
+// A string field into an owning text: a std::string, an interned name or a uid.
 template <typename Text>
-requires std::same_as<Text, std::string> || std::same_as<Text, engine::InternedName>
+requires std::same_as<Text, std::string> || std::same_as<
+    Text, engine::InternedName> || std::same_as<Text, engine::WorkloadUid>
 bool String(od::value value, Text& out) {
   std::string_view view;
   if (!String(value, view)) {
@@ -693,7 +694,7 @@ FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
     return FastParse::kFallback;
   }
   if (out.uid.empty()) {
-    out.uid.assign(out.name_space).append("/").append(out.name);
+    out.uid.AssignSlashJoined(out.name_space, out.name);
   }
   engine::SourceRef& source = out.source.Mutable();
   source.file.assign(file_name);

@@ -276,8 +276,8 @@ TEST(PreemptionTest, TreeRestoredExactly) {
 TEST(PreemptionOrderingTest, CandidateBefore) {
   using internal::Candidate;
   using internal::CandidateBefore;
-  const std::string uid_a = "a";
-  const std::string uid_b = "b";
+  const WorkloadUid uid_a = "a";
+  const WorkloadUid uid_b = "b";
   Candidate base;
   base.uid = &uid_b;
   base.priority = 5;

@@ -48,7 +48,7 @@ WorkloadSpec FullSpec() {
   WorkloadSpec w;
   w.name_space = "a-namespace-longer-than-fifteen";
   w.name = "a-workload-name-longer-than-fifteen";
-  w.uid = "0b5d6c1e-1111-2222-3333-444455556666";
+  w.uid = "a-uid-that-is-no-uuid-so-kept-as-text";  // a UUID would take no storage to keep
   w.creation_time = 123;
   w.workload_class = "a-class-name-longer-than-fifteen";
   w.expected_runtime = 456;
@@ -137,18 +137,18 @@ void ExpectSameSpec(const WorkloadSpec& got, const WorkloadSpec& want, const std
 TEST(WorkloadSpecReuseTest, SwapTradesEveryField) {
   WorkloadSpec full = FullSpec();
   WorkloadSpec fresh;
-  const char* uid_storage = full.uid.data();
+  const std::string* uid_storage = full.uid.text_storage();
   swap(full, fresh);
   ExpectSameSpec(fresh, FullSpec(), "the full spec's values, swapped in");
   ExpectSameSpec(full, WorkloadSpec{}, "the default spec's values, swapped in");
-  EXPECT_EQ(fresh.uid.data(), uid_storage) << "the string's storage moved with it";
+  EXPECT_EQ(fresh.uid.text_storage(), uid_storage) << "the string's storage moved with it";
 }
 
 // ResetForReuse resets field by field (a size check in workload_spec.cc stops a new field from
 // being left out); this checks each field it lists against a default-constructed spec.
 TEST(WorkloadSpecReuseTest, AResetSpecHasEveryDefaultValueAndKeepsItsStorage) {
   WorkloadSpec w = FullSpec();
-  const char* uid_storage = w.uid.data();
+  const std::string* uid_storage = w.uid.text_storage();
   const PodSetSpec* pod_sets_storage = w.pod_sets.data();
   const auto* requests_storage = w.pod_sets[0].resources.containers[0].requests.data();
   ResetForReuse(w);
@@ -185,8 +185,8 @@ TEST(WorkloadSpecReuseTest, AResetSpecHasEveryDefaultValueAndKeepsItsStorage) {
   // What was allocated stays allocated: writing the same shape again allocates nothing.
   EXPECT_EQ(w.pod_sets.data(), pod_sets_storage);
   EXPECT_EQ(w.pod_sets[0].resources.containers[0].requests.data(), requests_storage);
-  w.uid.assign("0b5d6c1e-1111-2222-3333-444455556666");
-  EXPECT_EQ(w.uid.data(), uid_storage);
+  w.uid.assign("another-uid-that-is-no-uuid");
+  EXPECT_EQ(w.uid.text_storage(), uid_storage);
 }
 
 class StoreRecyclingTest : public ::testing::Test {

@@ -195,6 +195,8 @@ struct Differ {
       return fmt::format("\"{}\"", v);
     } else if constexpr (std::is_same_v<T, engine::InternedName>) {
       return fmt::format("\"{}\"", v.view());
+    } else if constexpr (std::is_same_v<T, engine::WorkloadUid>) {
+      return fmt::format("\"{}\"", v.str());
     } else if constexpr (std::is_arithmetic_v<T>) {
       return fmt::format("{}", v);
     } else {
