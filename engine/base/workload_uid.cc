@@ -1,5 +1,6 @@
 #include "engine/base/workload_uid.h"
 
+#include <array>
 #include <ostream>
 
 namespace engine {
@@ -9,42 +10,51 @@ constexpr bool IsHyphenAt(size_t i) {
   return i == 8 || i == 13 || i == 18 || i == 23;
 }
 
-// 0..15 for a lower-case hex digit, -1 otherwise (upper case too: "A" would not print back as
-// written, and the text is what orders).
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
+// A lower-case hex digit's value; 0xFF for any other byte (upper case too: "A" would not print
+// back as written, and the text is what orders).
+constexpr std::array<uint8_t, 256> kHexValues = [] {
+  std::array<uint8_t, 256> values{};
+  values.fill(0xFF);
+  for (int c = '0'; c <= '9'; ++c) {
+    values[static_cast<size_t>(c)] = static_cast<uint8_t>(c - '0');
   }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
+  for (int c = 'a'; c <= 'f'; ++c) {
+    values[static_cast<size_t>(c)] = static_cast<uint8_t>(c - 'a' + 10);
   }
-  return -1;
+  return values;
+}();
+
+// Appends `n` hex digits at `text` to `bits`; ORs every digit's table value into `bad` (whose
+// high bits are set by any byte that is not one).
+inline void AppendHex(const char* text, int n, uint64_t& bits, uint8_t& bad) {
+  for (int i = 0; i < n; ++i) {
+    const uint8_t value = kHexValues[static_cast<unsigned char>(text[i])];
+    bad |= value;
+    bits = (bits << 4) | (value & 0xFU);
+  }
 }
 
-// The 128 bits of a canonical UUID text, or false.
+// The 128 bits of a canonical UUID text (8-4-4-4-12 lower-case hex digits), or false. A replay
+// parses one per Workload line: a table look-up per digit, no branch per character.
 bool ParseUuid(std::string_view text, uint64_t& high, uint64_t& low) {
-  if (text.size() != WorkloadUid::kUuidLength) {
+  if (text.size() != WorkloadUid::kUuidLength || text[8] != '-' || text[13] != '-'
+      || text[18] != '-' || text[23] != '-') {
     return false;
   }
-  uint64_t halves[2] = {0, 0};
-  int digits = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (IsHyphenAt(i)) {
-      if (text[i] != '-') {
-        return false;
-      }
-      continue;
-    }
-    const int value = HexValue(text[i]);
-    if (value < 0) {
-      return false;
-    }
-    uint64_t& half = halves[digits / 16];
-    half = (half << 4) | static_cast<uint64_t>(value);
-    ++digits;
+  const char* p = text.data();
+  uint64_t h = 0;
+  uint64_t l = 0;
+  uint8_t bad = 0;
+  AppendHex(p, 8, h, bad);
+  AppendHex(p + 9, 4, h, bad);
+  AppendHex(p + 14, 4, h, bad);
+  AppendHex(p + 19, 4, l, bad);
+  AppendHex(p + 24, 12, l, bad);
+  if ((bad & 0xF0U) != 0) {
+    return false;
   }
-  high = halves[0];
-  low = halves[1];
+  high = h;
+  low = l;
   return true;
 }
 
@@ -127,15 +137,10 @@ std::string WorkloadUid::str() const {
   return std::string(View(buffer));
 }
 
-int WorkloadUid::compare(const WorkloadUid& other) const {
-  if (is_uuid_ && other.is_uuid_) {
-    if (high_ != other.high_) {
-      return high_ < other.high_ ? -1 : 1;
-    }
-    return low_ == other.low_ ? 0 : (low_ < other.low_ ? -1 : 1);
-  }
-  UuidText buffer;
-  return other.compare(View(buffer)) * -1;
+int WorkloadUid::CompareMixed(const WorkloadUid& other) const {
+  UuidText mine;
+  UuidText theirs;
+  return Sign(View(mine).compare(other.View(theirs)));
 }
 
 int WorkloadUid::compare(std::string_view other) const {

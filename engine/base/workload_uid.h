@@ -80,8 +80,20 @@ class WorkloadUid {
   // The heap storage a text uid is written in (nullptr: none allocated): for tests of reuse.
   const std::string* text_storage() const { return text_.get(); }
 
-  // < 0, 0, > 0 as std::string::compare on the texts.
-  int compare(const WorkloadUid& other) const;
+  // < 0, 0, > 0 as std::string::compare on the texts (the sign only, not its value). Inline for
+  // the two forms alike: the queue heap and the scheduler's sort break ties through it.
+  int compare(const WorkloadUid& other) const {
+    if (is_uuid_ && other.is_uuid_) {
+      if (high_ != other.high_) {
+        return high_ < other.high_ ? -1 : 1;
+      }
+      return low_ == other.low_ ? 0 : (low_ < other.low_ ? -1 : 1);
+    }
+    if (!is_uuid_ && !other.is_uuid_) {
+      return TextView().compare(other.TextView());
+    }
+    return CompareMixed(other);
+  }
   int compare(std::string_view other) const;
   int compare(const std::string& other) const { return compare(std::string_view(other)); }
   int compare(const char* other) const { return compare(std::string_view(other)); }
@@ -112,6 +124,12 @@ class WorkloadUid {
   uint64_t low_ = 0;
   std::unique_ptr<std::string> text_;  // a text uid; allocated at the first one, then kept
   bool is_uuid_ = false;
+
+  std::string_view TextView() const {
+    return text_ == nullptr ? std::string_view() : std::string_view(*text_);
+  }
+  // A UUID against a text (as texts).
+  int CompareMixed(const WorkloadUid& other) const;
 };
 
 std::ostream& operator<<(std::ostream& out, const WorkloadUid& uid);

@@ -97,9 +97,9 @@ TEST(WorkloadUidTest, OrdersAndComparesAsTheTexts) {
     const WorkloadUid ua = a;
     const WorkloadUid ub = b;
     const int want = Sign(a.compare(b));
-    ASSERT_EQ(ua.compare(ub), want) << a << " vs " << b;
-    ASSERT_EQ(ub.compare(ua), -want) << b << " vs " << a;
-    ASSERT_EQ(ua.compare(b), want) << a << " vs text " << b;
+    ASSERT_EQ(Sign(ua.compare(ub)), want) << a << " vs " << b;
+    ASSERT_EQ(Sign(ub.compare(ua)), -want) << b << " vs " << a;
+    ASSERT_EQ(Sign(ua.compare(b)), want) << a << " vs text " << b;
     ASSERT_EQ(ua == ub, a == b);
     ASSERT_EQ(ua < ub, a < b);
     ASSERT_EQ(ua == b, a == b);
