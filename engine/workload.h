@@ -147,8 +147,8 @@ struct Workload {
   // the spec, not copied. A live workload costs what it stores (docs/replay.md, the memory model).
   // "" for a Workload without a spec (only one built outside the store has none).
   const WorkloadUid& uid() const {
-    static const WorkloadUid kNoUid;
-    return spec != nullptr ? spec->uid : kNoUid;
+    static const WorkloadUid no_uid;
+    return spec != nullptr ? spec->uid : no_uid;
   }
   const std::string& local_queue() const {
     return spec != nullptr ? spec->queue_name.str() : NoText();

@@ -95,7 +95,7 @@ WorkloadUid& WorkloadUid::operator=(const WorkloadUid& other) {
     low_ = other.low_;
     is_uuid_ = true;
   } else {
-    assign(other.text_ == nullptr ? std::string_view() : std::string_view(*other.text_));
+    assign(other.text_ == nullptr ? std::string_view() : std::string_view{*other.text_});
   }
   return *this;
 }
@@ -129,7 +129,7 @@ std::string_view WorkloadUid::View(UuidText& buffer) const {
     FormatUuid(high_, low_, buffer);
     return {buffer.data(), buffer.size()};
   }
-  return text_ == nullptr ? std::string_view() : std::string_view(*text_);
+  return text_ == nullptr ? std::string_view() : std::string_view{*text_};
 }
 
 std::string WorkloadUid::str() const {

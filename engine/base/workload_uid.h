@@ -95,8 +95,8 @@ class WorkloadUid {
     return CompareMixed(other);
   }
   int compare(std::string_view other) const;
-  int compare(const std::string& other) const { return compare(std::string_view(other)); }
-  int compare(const char* other) const { return compare(std::string_view(other)); }
+  int compare(const std::string& other) const { return compare(std::string_view{other}); }
+  int compare(const char* other) const { return compare(std::string_view{other}); }
 
   friend bool operator==(const WorkloadUid& a, const WorkloadUid& b) { return a.compare(b) == 0; }
   friend std::strong_ordering operator<=>(const WorkloadUid& a, const WorkloadUid& b) {
@@ -108,7 +108,7 @@ class WorkloadUid {
   requires std::convertible_to<const Text&, std::string_view> &&(
       !std::same_as<Text, WorkloadUid>)friend bool
   operator==(const WorkloadUid& a, const Text& b) {
-    return a.compare(std::string_view(b)) == 0;
+    return a.compare(std::string_view{b}) == 0;
   }
 
   friend void swap(WorkloadUid& a, WorkloadUid& b) noexcept {
@@ -126,7 +126,7 @@ class WorkloadUid {
   bool is_uuid_ = false;
 
   std::string_view TextView() const {
-    return text_ == nullptr ? std::string_view() : std::string_view(*text_);
+    return text_ == nullptr ? std::string_view() : std::string_view{*text_};
   }
   // A UUID against a text (as texts).
   int CompareMixed(const WorkloadUid& other) const;

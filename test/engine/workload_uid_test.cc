@@ -114,6 +114,7 @@ TEST(WorkloadUidTest, OrdersAndComparesAsTheTexts) {
 TEST(WorkloadUidTest, SortsAsStrings) {
   std::mt19937_64 rng(7);
   std::vector<std::string> texts;
+  texts.reserve(500);
   for (int i = 0; i < 500; ++i) {
     texts.push_back(NearUuid(rng));
   }
