@@ -1,6 +1,7 @@
 #include "engine/base/workload_uid.h"
 
 #include <array>
+#include <cstring>
 #include <ostream>
 
 namespace engine {
@@ -10,51 +11,62 @@ constexpr bool IsHyphenAt(size_t i) {
   return i == 8 || i == 13 || i == 18 || i == 23;
 }
 
-// A lower-case hex digit's value; 0xFF for any other byte (upper case too: "A" would not print
-// back as written, and the text is what orders).
-constexpr std::array<uint8_t, 256> kHexValues = [] {
-  std::array<uint8_t, 256> values{};
-  values.fill(0xFF);
-  for (int c = '0'; c <= '9'; ++c) {
-    values[static_cast<size_t>(c)] = static_cast<uint8_t>(c - '0');
-  }
-  for (int c = 'a'; c <= 'f'; ++c) {
-    values[static_cast<size_t>(c)] = static_cast<uint8_t>(c - 'a' + 10);
-  }
-  return values;
-}();
+constexpr uint64_t kEachByte = 0x0101010101010101ULL;
+constexpr uint64_t kHighBits = kEachByte * 0x80;
 
-// Appends `n` hex digits at `text` to `bits`; ORs every digit's table value into `bad` (whose
-// high bits are set by any byte that is not one).
-inline void AppendHex(const char* text, int n, uint64_t& bits, uint8_t& bad) {
-  for (int i = 0; i < n; ++i) {
-    const uint8_t value = kHexValues[static_cast<unsigned char>(text[i])];
-    bad |= value;
-    bits = (bits << 4) | (value & 0xFU);
-  }
+uint64_t Load8(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
 }
 
-// The 128 bits of a canonical UUID text (8-4-4-4-12 lower-case hex digits), or false. A replay
-// parses one per Workload line: a table look-up per digit, no branch per character.
+uint64_t Load4Pair(const char* first, const char* second) {
+  uint32_t a;
+  uint32_t b;
+  std::memcpy(&a, first, sizeof a);
+  std::memcpy(&b, second, sizeof b);
+  return uint64_t{a} | (uint64_t{b} << 32);
+}
+
+// Eight characters, the first in the lowest byte (a little-endian load), as the 32-bit value of
+// their hex digits, the first the most significant; false unless every one is a lower-case hex
+// digit (upper case too: "A" would not print back as written, and the text is what orders).
+// Byte-parallel in one register: a replay parses a uid per Workload line, and a look-up per
+// character was most of what the 16-byte form cost it.
+bool HexDigits8(uint64_t v, uint32_t& out) {
+  if ((v & kHighBits) != 0) {
+    return false;  // past ASCII; below, no byte's sum carries into the next byte
+  }
+  // A byte's high bit after adding 0x80 - c: set when the byte is at least c.
+  const auto at_least = [v](char c) { return (v + kEachByte * (0x80U - static_cast<uint8_t>(c))); };
+  const uint64_t digit = at_least('0') & ~at_least('9' + 1);
+  const uint64_t letter = at_least('a') & ~at_least('f' + 1);
+  if (((digit | letter) & kHighBits) != kHighBits) {
+    return false;
+  }
+  // '0'..'9' -> 0..9 (low nibble), 'a'..'f' -> 1..6 + 9 (bit 6 marks a letter).
+  uint64_t n = (v & (kEachByte * 0x0F)) + 9 * ((v >> 6) & kEachByte);
+  n = ((n << 4) | (n >> 8)) & 0x00FF00FF00FF00FFULL;  // pairs of digits into bytes
+  n = ((n << 8) | (n >> 16)) & 0x0000FFFF0000FFFFULL;
+  n = ((n << 16) | (n >> 32)) & 0x00000000FFFFFFFFULL;
+  out = static_cast<uint32_t>(n);
+  return true;
+}
+
+// The 128 bits of a canonical UUID text (8-4-4-4-12 lower-case hex digits), or false.
 bool ParseUuid(std::string_view text, uint64_t& high, uint64_t& low) {
   if (text.size() != WorkloadUid::kUuidLength || text[8] != '-' || text[13] != '-'
       || text[18] != '-' || text[23] != '-') {
     return false;
   }
   const char* p = text.data();
-  uint64_t h = 0;
-  uint64_t l = 0;
-  uint8_t bad = 0;
-  AppendHex(p, 8, h, bad);
-  AppendHex(p + 9, 4, h, bad);
-  AppendHex(p + 14, 4, h, bad);
-  AppendHex(p + 19, 4, l, bad);
-  AppendHex(p + 24, 12, l, bad);
-  if ((bad & 0xF0U) != 0) {
+  uint32_t parts[4];
+  if (!HexDigits8(Load8(p), parts[0]) || !HexDigits8(Load4Pair(p + 9, p + 14), parts[1])
+      || !HexDigits8(Load4Pair(p + 19, p + 24), parts[2]) || !HexDigits8(Load8(p + 28), parts[3])) {
     return false;
   }
-  high = h;
-  low = l;
+  high = (uint64_t{parts[0]} << 32) | parts[1];
+  low = (uint64_t{parts[2]} << 32) | parts[3];
   return true;
 }
 

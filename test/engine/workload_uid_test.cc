@@ -56,6 +56,40 @@ TEST(WorkloadUidTest, AnythingElseIsKeptAsText) {
   EXPECT_EQ(WorkloadUid(""), "");
 }
 
+// Every byte value at every position of a UUID: a UUID exactly when the text is canonical (the
+// parse reads eight characters at a time; the boundaries '/', ':', '`', 'g' and bytes past ASCII
+// are where such a parse would go wrong).
+bool IsCanonicalUuid(const std::string& text) {
+  if (text.size() != 36) {
+    return false;
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool hyphen_place = i == 8 || i == 13 || i == 18 || i == 23;
+    const bool ok = hyphen_place ? c == '-' : ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(WorkloadUidTest, EveryByteAtEveryPlaceIsAUuidOnlyWhenCanonical) {
+  const std::string base = "0123abcd-ef45-6789-abcd-ef0123456789";
+  int uuids = 0;
+  for (size_t i = 0; i < base.size(); ++i) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string text = base;
+      text[i] = static_cast<char>(byte);
+      const WorkloadUid uid = text;
+      ASSERT_EQ(uid.is_uuid(), IsCanonicalUuid(text)) << "byte " << byte << " at " << i;
+      ASSERT_EQ(uid.str(), text) << "byte " << byte << " at " << i;
+      uuids += uid.is_uuid() ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(uuids, 32 * 16 + 4) << "16 digits at each of 32 places, the hyphen at each of 4";
+}
+
 // A random text near a UUID: a UUID, one with a character changed (so sometimes not a UUID), a
 // prefix of one, or a short text. Mixed forms must order as their texts.
 std::string NearUuid(std::mt19937_64& rng) {
