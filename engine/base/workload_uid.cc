@@ -107,7 +107,7 @@ WorkloadUid& WorkloadUid::operator=(const WorkloadUid& other) {
     low_ = other.low_;
     is_uuid_ = true;
   } else {
-    assign(other.text_ == nullptr ? std::string_view() : std::string_view{*other.text_});
+    SetText(other.TextView());  // not a UUID: no parse
   }
   return *this;
 }
@@ -117,23 +117,27 @@ void WorkloadUid::assign(std::string_view text) {
     is_uuid_ = true;
     return;
   }
-  is_uuid_ = false;
-  if (text_ == nullptr) {
-    if (text.empty()) {
-      return;  // nothing to keep yet
-    }
-    text_ = std::make_unique<std::string>(text);
-    return;
-  }
-  text_->assign(text);
+  SetText(text);
 }
 
 void WorkloadUid::AssignSlashJoined(std::string_view a, std::string_view b) {
-  is_uuid_ = false;  // a text with a '/' is no UUID
+  MutableText().assign(a).append("/").append(b);  // a text with a '/' is no UUID
+}
+
+void WorkloadUid::SetText(std::string_view text) {
+  if (text.empty() && text_ == nullptr) {
+    is_uuid_ = false;  // empty, and nothing to keep yet
+    return;
+  }
+  MutableText().assign(text);
+}
+
+std::string& WorkloadUid::MutableText() {
+  is_uuid_ = false;
   if (text_ == nullptr) {
     text_ = std::make_unique<std::string>();
   }
-  text_->assign(a).append("/").append(b);
+  return *text_;
 }
 
 std::string_view WorkloadUid::View(UuidText& buffer) const {

@@ -130,6 +130,10 @@ class WorkloadUid {
   }
   // A UUID against a text (as texts).
   int CompareMixed(const WorkloadUid& other) const;
+  // Sets a text known not to be a canonical UUID (no parse); allocates only for a non-empty one.
+  void SetText(std::string_view text);
+  // The text storage, allocated at the first use, the uid made a text.
+  std::string& MutableText();
 };
 
 std::ostream& operator<<(std::ostream& out, const WorkloadUid& uid);
