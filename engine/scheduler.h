@@ -39,6 +39,7 @@
 #include "engine/cluster.h"
 #include "engine/cycle_entry.h"
 #include "engine/flavor_assigner.h"
+#include "engine/namespace_labels.h"
 #include "engine/nomination_memo.h"
 #include "engine/preemption.h"
 #include "engine/queue_manager.h"
@@ -116,6 +117,9 @@ class Scheduler {
   // Namespace labels for namespaceSelector; a namespace without an object has only the label
   // kubernetes.io/metadata.name=<name>, as Kubernetes sets it.
   void SetNamespaces(const std::vector<NamespaceSpec>& namespaces);
+  // The same, from a table other schedulers read too (the shards of a replay): copied only when
+  // a Namespace event writes to it here (engine/namespace_labels.h).
+  void ShareNamespaces(std::shared_ptr<const NamespaceLabels::Table> namespaces);
   // One namespace added or replaced (a Namespace event), or removed. The scheduler's labels are
   // the only copy a replay shard keeps (each shard of a thousand-namespace cluster held three).
   void SetNamespace(const NamespaceSpec& ns);
@@ -207,9 +211,8 @@ class Scheduler {
   WorkloadStore& store_;
   QueueManager& queues_;
   SchedulerOptions options_;
-  // By name, hashed: every nomination whose ClusterQueue has a namespaceSelector looks its
-  // workload's namespace up (never iterated, so the order is free).
-  StringMap<std::map<std::string, std::string>> namespace_labels_;
+  // Every nomination whose ClusterQueue has a namespaceSelector looks its workload's namespace up.
+  NamespaceLabels namespace_labels_;
   int64_t cycle_ = 0;
   ParallelLoop* parallel_ = nullptr;
   size_t min_parallel_heads_ = kDefaultMinParallelHeads;

@@ -96,22 +96,22 @@ class SharedPreemptor final : public internal::PreemptorSource {
 
 void Scheduler::SetNamespaces(const std::vector<NamespaceSpec>& namespaces) {
   ++namespaces_version_;
-  namespace_labels_.clear();
-  for (const NamespaceSpec& ns : namespaces) {
-    SetNamespace(ns);  // a name given twice: the last one wins
-  }
+  namespace_labels_ = NamespaceLabels(namespaces);
+}
+
+void Scheduler::ShareNamespaces(std::shared_ptr<const NamespaceLabels::Table> namespaces) {
+  ++namespaces_version_;
+  namespace_labels_ = NamespaceLabels::Sharing(std::move(namespaces));
 }
 
 void Scheduler::SetNamespace(const NamespaceSpec& ns) {
   ++namespaces_version_;
-  std::map<std::string, std::string>& labels = namespace_labels_[ns.name];
-  labels = ns.labels;
-  labels["kubernetes.io/metadata.name"] = ns.name;
+  namespace_labels_.Set(ns);
 }
 
 void Scheduler::DeleteNamespace(const std::string& name) {
   ++namespaces_version_;
-  namespace_labels_.erase(name);
+  namespace_labels_.Erase(name);
 }
 
 bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
@@ -135,8 +135,8 @@ bool Scheduler::NamespaceMatches(const Workload& w, CqId cq) const {
     }
   }
   bool matches = false;
-  if (auto it = namespace_labels_.find(ns); it != namespace_labels_.end()) {
-    matches = Matches(selector, it->second);
+  if (const NamespaceLabels::Labels* labels = namespace_labels_.Find(ns); labels != nullptr) {
+    matches = Matches(selector, *labels);
   } else {
     // A namespace without an object has only its name label, as Kubernetes sets it. One map per
     // thread whose value is overwritten: no allocation per nomination (nominations may run on

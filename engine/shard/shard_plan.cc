@@ -46,7 +46,6 @@ ClusterSpec ShardPlan::ManifestsFor(int shard, const ClusterSpec& all) const {
   part.flavors = all.flavors;
   part.priority_classes = all.priority_classes;
   part.configuration = all.configuration;
-  part.namespaces = all.namespaces;
   part.flavor_supplies = all.flavor_supplies;
   part.resource_classes = all.resource_classes;
   part.nodes = all.nodes;

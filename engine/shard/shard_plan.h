@@ -62,7 +62,8 @@ class ShardPlan {
   // names an object but not its queue.
   int Route(std::string_view kind, std::string_view name, const ClusterSpec* object) const;
   // The part of the manifests shard `shard` holds: its Cohorts, ClusterQueues, LocalQueues and
-  // Workloads, and every object that belongs to no tree.
+  // Workloads, and every object that belongs to no tree but the Namespaces: the shards read one
+  // table of their labels, shared (engine/namespace_labels.h), not a copy each.
   ClusterSpec ManifestsFor(int shard, const ClusterSpec& all) const;
 
   // The same shards, numbered alike, and every name in the same one: Route and ManifestsFor

@@ -83,7 +83,11 @@ ClusterState BuildClusterState(LoadResult load, const ClusterStateOptions& optio
   state.queues = std::make_unique<engine::QueueManager>(*state.cluster, *state.store);
   state.scheduler = std::make_unique<engine::Scheduler>(*state.cluster, *state.store, *state.queues,
                                                         options.scheduler);
-  state.scheduler->SetNamespaces(spec.namespaces);
+  if (options.shared_namespaces != nullptr) {
+    state.scheduler->ShareNamespaces(options.shared_namespaces);
+  } else {
+    state.scheduler->SetNamespaces(spec.namespaces);
+  }
   // Deterministic ingest order, whatever the order of objects in the files: by namespace/name.
   std::vector<const engine::WorkloadSpec*> order;
   for (const engine::WorkloadSpec& w : spec.workloads) {

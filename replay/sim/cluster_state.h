@@ -28,6 +28,9 @@ struct ClusterStateOptions {
   // engine::ParseFeatureGateList). Gates tally does not model set to a non-default value add a
   // warning to load.warnings.
   std::vector<std::pair<std::string, bool>> feature_gates;
+  // When set, the scheduler reads these namespaces' labels (shared with other shards, written
+  // only after a copy) instead of the manifests' Namespaces.
+  std::shared_ptr<const engine::NamespaceLabels::Table> shared_namespaces;
 };
 
 struct ClusterState {

@@ -9,6 +9,8 @@
 //   bool ok = ApplyEvent(engine, shard, event, error);       // from any thread
 #pragma once
 
+#include <memory>
+
 #include <tbb/task_arena.h>
 
 #include "engine/shard/shard_plan.h"
@@ -23,10 +25,16 @@ namespace replay {
 class ShardedReplay : public engine::ShardedEngine<ShardSimulator> {
  public:
   // With `arena`, the shards' engines are built on its threads (each from its part of the
-  // manifests: nothing is shared but what is read).
+  // manifests: nothing is shared but what is read). The shards share one table of the
+  // Namespaces' labels; a shard copies it when a Namespace event writes to it.
   ShardedReplay(const LoadResult& manifests, engine::ShardPlan plan,
                 const SimulatorOptions& options, bool log_decisions,
                 tbb::task_arena* arena = nullptr);
+
+ private:
+  ShardedReplay(const LoadResult& manifests, engine::ShardPlan plan,
+                const SimulatorOptions& options, bool log_decisions, tbb::task_arena* arena,
+                const std::shared_ptr<const engine::NamespaceLabels::Table>& namespaces);
 };
 
 // The shard `event` is applied in (engine::ShardPlan::Route), or ShardPlan::kEveryShard.

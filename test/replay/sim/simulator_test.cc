@@ -428,6 +428,70 @@ metadata: {name: ns}
   EXPECT_FALSE(o.Has({R"("type":"Admitted")", "ns/second"}));
 }
 
+// Two trees, so two shards, which share one table of the namespaces' labels: a Namespace event
+// reaches both, and each shard copies the table before writing it. Each ClusterQueue selects a
+// different label of the one namespace; the edits must be seen by exactly the shard whose selector
+// they change, on 1 and 2 threads alike.
+TEST_F(SimulatorTest, NamespaceEventsReachEveryShardOfASharedTable) {
+  const std::string cq = R"(
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: {0}}}
+spec:
+  namespaceSelector: {{matchLabels: {{{1}}}}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {{name: cpu, nominalQuota: "4"}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: lq-{0}, namespace: ns}}
+spec: {{clusterQueue: {0}}}
+---
+)";
+  const std::string manifests =
+      "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n---\n"
+      + fmt::format(fmt::runtime(cq), "a", "team: a")
+      + fmt::format(fmt::runtime(cq), "b", "tier: gold")
+      + "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns, labels: {team: a}}\n";
+  auto ns = [](const std::string& labels) {
+    return fmt::format(
+        R"({{"apiVersion":"v1","kind":"Namespace","metadata":{{"name":"ns","labels":{{{}}}}}}})",
+        labels);
+  };
+  const std::vector<std::string> lines = {
+      Added(0, WorkloadJson("a1", "1", 0, "lq-a"), "1000s"),
+      Added(0, WorkloadJson("b1", "1", 0, "lq-b"), "1000s"),
+      Event("MODIFIED", 100, ns(R"("team":"a","tier":"gold")")),
+      Event("MODIFIED", 200, ns(R"("tier":"gold")")),
+      Added(300, WorkloadJson("a2", "1", 0, "lq-a"), "1000s"),
+      Added(300, WorkloadJson("b2", "1", 0, "lq-b"), "1000s"),
+  };
+  std::vector<std::string> decisions_one_thread;
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    SimulatorOptions options;
+    options.threads = threads;
+    Outcome o = Replay(manifests, lines, options);
+    ASSERT_TRUE(o.completed);
+    EXPECT_EQ(o.report.shards, 2);
+    EXPECT_EQ(o.report.events_applied, 6);
+    EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/a1", TimeField(0)}));
+    EXPECT_FALSE(o.Has({R"("type":"Admitted")", "ns/b1", TimeField(0)}));
+    EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b1", TimeField(100)}));
+    EXPECT_FALSE(o.Has({R"("type":"Admitted")", "ns/a2"}));
+    EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/b2", TimeField(300)}));
+    if (threads == 1) {
+      decisions_one_thread = o.decisions;
+    } else {
+      EXPECT_EQ(o.decisions, decisions_one_thread);
+    }
+  }
+}
+
 // --- Bad input ---------------------------------------------------------------------------------
 
 // Issue 23, finding 06: "time": 1e14 is rejected as too large, not wrapped to the year 248073
