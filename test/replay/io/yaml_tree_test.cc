@@ -237,6 +237,37 @@ TEST(YamlTree, SingleQuotedScalarsGiveYamlCppsTree) {
   EXPECT_EQ(doc["multi"].Scalar(), "one 'two'\nthree");
 }
 
+// Plain scalars and double-quoted ones without a backslash are read from the text when they sit
+// on one line (yaml_tree.cc, OneLineText); everything else still through libfyaml. Each form at
+// the edges where a one-line read could go wrong: blanks and a comment after it, flow
+// punctuation, a colon or a hash inside it, the end of the text without a line break, a CR LF,
+// escapes, and scalars that continue on the next line.
+TEST(YamlTree, OneLineScalarsReadFromTheTextGiveYamlCppsTree) {
+  const std::vector<std::string> texts = {
+      "a: plain value   # comment\nb:  spaced  inside  \nc: x#y\nd: a:b\n",
+      "list: [one, two , 'three', \"four\" ,five]\nmap: {k: v, k2 : \"v2\", k3: [x]}\n",
+      "q: \"no escapes: # here\"\nr: \"tab\\tand \\\"quote\\\"\"\ns: \"\"\nt: \"é ü\"\n",
+      "- first\n- \"second\"\n-   third   \n- 4.5e3\n- ~\n- null\n- \"null\"\n",
+      "multi: one\n  two\n  three\nquoted: \"one\n  two\"\nfolded: \"a \\\n  b\"\n",
+      "crlf: value\r\nnext: \"q\"\r\n",
+      "end: without newline",
+      "end: \"quoted without newline\"",
+      "? complex key\n: value\n\"key with spaces\": v\nplain key with spaces: v\n",
+      "anchored: &a value\nalias: *a\ntagged: !!str 12\ncustom: !t text\n",
+  };
+  for (const std::string& text : texts) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(ByLibfyaml(text), ByYamlCpp(text));
+  }
+  const YAML::Node doc = LoadYaml(texts[0]);
+  EXPECT_EQ(doc["a"].Scalar(), "plain value");
+  EXPECT_EQ(doc["b"].Scalar(), "spaced  inside");
+  EXPECT_EQ(doc["c"].Scalar(), "x#y");
+  EXPECT_EQ(LoadYaml(texts[2])["r"].Scalar(), "tab\tand \"quote\"");
+  EXPECT_EQ(LoadYaml(texts[4])["multi"].Scalar(), "one two three");
+  EXPECT_EQ(LoadYaml(texts[7])["end"].Scalar(), "quoted without newline");
+}
+
 TEST(YamlTree, DocumentMarkerScalarsStayOneDocument) {
   // `u\r---\t---\n` is two documents, the second a plain scalar `---`; written back unquoted it
   // would read as three (found by test/fuzz/overlay_fuzz).
