@@ -68,11 +68,22 @@ std::vector<std::string_view> ByLongestWait(const ReplayReport& report,
       x.p90 = std::numeric_limits<double>::infinity();
     }
   }
-  std::stable_sort(names.begin(), names.end(), [&](std::string_view a, std::string_view b) {
-    const Rank& x = rank[a];
-    const Rank& y = rank[b];
+  // Each name's rank looked up once, not at every comparison (a thousand ClusterQueues' sort
+  // was 2 % of a replay of Kueue's large-scale config with no events).
+  std::vector<std::pair<Rank, std::string_view>> ranked;
+  ranked.reserve(names.size());
+  for (std::string_view name : names) {
+    auto it = rank.find(name);
+    ranked.emplace_back(it == rank.end() ? Rank{} : it->second, name);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    const Rank& x = a.first;
+    const Rank& y = b.first;
     return std::tie(x.p90, x.pending, x.admitted) > std::tie(y.p90, y.pending, y.admitted);
   });
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    names[i] = ranked[i].second;
+  }
   return names;
 }
 
