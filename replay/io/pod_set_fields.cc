@@ -36,26 +36,26 @@ engine::ResourceList ParseResourceList(ObjectContext& ctx, const YAML::Node& par
   if (!node.has_value()) {
     return out;
   }
-  for (auto it = node->begin(); it != node->end(); ++it) {
-    if (!it->first.IsScalar()) {
-      ctx.Error(it->first, path, "expected a resource name as key");
+  for (const auto& entry : *node) {  // read once: each `it->` builds two Nodes
+    if (!entry.first.IsScalar()) {
+      ctx.Error(entry.first, path, "expected a resource name as key");
       continue;
     }
-    const std::string& name = it->first.Scalar();
+    const std::string& name = entry.first.Scalar();
     const std::string item_path = Child(path, name);
-    if (!Present(it->second)) {
-      ctx.Error(it->first, item_path, "Required value: a quantity is required");
+    if (!Present(entry.second)) {
+      ctx.Error(entry.first, item_path, "Required value: a quantity is required");
       continue;
     }
-    std::optional<engine::DecimalQuantity> amount = ctx.Decimal(it->second, item_path);
+    std::optional<engine::DecimalQuantity> amount = ctx.Decimal(entry.second, item_path);
     if (!amount.has_value()) {
       continue;
     }
     auto pos =
         std::lower_bound(out.begin(), out.end(), name,
-                         [](const auto& entry, const std::string& n) { return entry.first < n; });
+                         [](const auto& listed, const std::string& n) { return listed.first < n; });
     if (pos != out.end() && pos->first == name) {
-      ctx.Error(it->first, item_path,
+      ctx.Error(entry.first, item_path,
                 fmt::format("duplicate key \"{}\": Kubernetes rejects repeated fields", name));
       continue;
     }
