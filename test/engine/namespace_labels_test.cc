@@ -99,6 +99,7 @@ TEST(NamespaceLabelsTest, RandomWritesToHoldersOfOneTableMatchAPrivateCopyEach) 
   }
   std::shared_ptr<const NamespaceLabels::Table> table = all.Share();
   std::vector<NamespaceLabels> holders;
+  holders.reserve(4);
   std::vector<std::map<std::string, Labels>> oracles(4, base);
   for (int i = 0; i < 4; ++i) {
     holders.push_back(NamespaceLabels::Sharing(table));
