@@ -113,12 +113,10 @@ class PromWriter {
       }
       return text;
     }();
-    const std::string bucket = fmt::format("{}_bucket", name);
     // Every _bucket line reads `<name>_bucket{<labels>,le="<bound>"} <count>`: its start is
     // written once per histogram, not label by label for each of its 30 lines (2,000 histograms
     // for Kueue's large-scale scenario).
-    std::string head = bucket;
-    head += '{';
+    std::string head = fmt::format("{}_bucket{{", name);
     for (const auto& [key, v] : labels) {
       head += key;
       head += "=\"";
