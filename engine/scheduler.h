@@ -27,7 +27,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +34,6 @@
 
 #include "engine/base/ids.h"
 #include "engine/base/parallel_loop.h"
-#include "engine/base/string_map.h"
 #include "engine/cluster.h"
 #include "engine/cycle_entry.h"
 #include "engine/flavor_assigner.h"
