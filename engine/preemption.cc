@@ -73,6 +73,7 @@ void Preemptor::StartCycle(TimeMicros now) {
   collector_.StartCycle(now);
   candidates_ = nullptr;
   stats_ = PreemptionSearchStats{};
+  last_search_.valid = false;
 }
 
 void Preemptor::SetEvicting(std::span<const WorkloadId> evicting) {
@@ -177,7 +178,65 @@ bool Preemptor::HopelessByBound(const PreemptionRequest& request) const {
   return false;
 }
 
+bool Preemptor::Matches(const LastSearch& last, const PreemptionRequest& request) const {
+  return last.valid && last.workload == request.workload && last.id == request.workload->id
+         && last.priority == request.workload->priority
+         && last.queue_order_time == request.workload->queue_order_time && last.cq == request.cq
+         && last.state_version == tree_.state_version()
+         && last.structure_version == tree_.structure_version()
+         && last.reservation_key == store_.reservation_key()
+         && last.sets_version == collector_.sets_version()
+         && std::equal(last.needed.begin(), last.needed.end(), request.needed.begin(),
+                       request.needed.end())
+         && std::equal(last.requests.begin(), last.requests.end(), request.requests.begin(),
+                       request.requests.end());
+}
+
 bool Preemptor::FindTargets(const PreemptionRequest& request) {
+  // Inside a what-if the usage differs from what the versions stand for: no reuse, and the
+  // search overwrites the targets the last answer refers to.
+  if (tree_.InWhatIf()) {
+    last_search_.valid = false;
+    return RunSearch(request);
+  }
+  if (Matches(last_search_, request)) {
+    const PreemptionSearchStats& c = last_search_.counted;
+    stats_.searches += c.searches;
+    stats_.rejected_by_bound += c.rejected_by_bound;
+    stats_.candidates += c.candidates;
+    stats_.found += c.found;
+    stats_.bound_unsound += c.bound_unsound;
+    // A search that collected candidates reuses its list along with its answer.
+    stats_.lists_reused += c.searches - c.rejected_by_bound;
+    ++stats_.answers_reused;
+    return last_search_.found;
+  }
+  const PreemptionSearchStats before = stats_;
+  const bool found = RunSearch(request);
+  LastSearch& last = last_search_;
+  last.valid = true;
+  last.workload = request.workload;
+  last.id = request.workload->id;
+  last.priority = request.workload->priority;
+  last.queue_order_time = request.workload->queue_order_time;
+  last.cq = request.cq;
+  last.state_version = tree_.state_version();
+  last.structure_version = tree_.structure_version();
+  last.reservation_key = store_.reservation_key();
+  last.sets_version = collector_.sets_version();
+  last.needed.assign(request.needed.begin(), request.needed.end());
+  last.requests.assign(request.requests.begin(), request.requests.end());
+  last.found = found;
+  last.counted = PreemptionSearchStats{};
+  last.counted.searches = stats_.searches - before.searches;
+  last.counted.rejected_by_bound = stats_.rejected_by_bound - before.rejected_by_bound;
+  last.counted.candidates = stats_.candidates - before.candidates;
+  last.counted.found = stats_.found - before.found;
+  last.counted.bound_unsound = stats_.bound_unsound - before.bound_unsound;
+  return found;
+}
+
+bool Preemptor::RunSearch(const PreemptionRequest& request) {
   PhaseScope profile(Phase::kPreemptionSearch);
   ++stats_.searches;
   const bool hopeless = bound_check_ != PreemptionBoundCheck::kOff && HopelessByBound(request);

@@ -62,6 +62,9 @@ struct PreemptionSearchStats {
   uint64_t found = 0;              // searches that ended with a target set
   uint64_t bound_unsound = 0;      // kVerify: rejected by the bound, yet the search found targets
   uint64_t lists_reused = 0;       // searches that reused a candidate list of the same question
+  // Searches answered by the one before, which asked the same question of the same state
+  // (Preemptor::FindTargets): counted in the other fields as that search was.
+  uint64_t answers_reused = 0;
 
   PreemptionSearchStats& operator+=(const PreemptionSearchStats& o) {
     searches += o.searches;
@@ -70,6 +73,7 @@ struct PreemptionSearchStats {
     found += o.found;
     bound_unsound += o.bound_unsound;
     lists_reused += o.lists_reused;
+    answers_reused += o.answers_reused;
     return *this;
   }
 };
@@ -126,12 +130,18 @@ class Preemptor : public PreemptionOracle {
   // after a search the bound rejected, unless SetBoundCheck(false).
   const internal::CandidateList& last_candidates() const;
 
-  void SetBoundCheck(PreemptionBoundCheck mode) { bound_check_ = mode; }
+  void SetBoundCheck(PreemptionBoundCheck mode) {
+    bound_check_ = mode;
+    last_search_.valid = false;
+  }
   const PreemptionSearchStats& stats() const { return stats_; }
 
  private:
-  // Runs §7.3 for `request`; fills `targets_`. Returns false if no attempt fits.
+  // Runs §7.3 for `request`; fills `targets_`. Returns false if no attempt fits. The same
+  // question asked again of the same state takes the last search's answer (LastSearch).
   bool FindTargets(const internal::PreemptionRequest& request);
+  // FindTargets without the reuse.
+  bool RunSearch(const internal::PreemptionRequest& request);
   // The search itself (candidates, attempts, fill-back).
   bool SearchTargets(const internal::PreemptionRequest& request);
   // True when even removing every workload the search could possibly take leaves the request
@@ -157,6 +167,33 @@ class Preemptor : public PreemptionOracle {
   std::vector<internal::UsageChange> undo_log_;
   PreemptionBoundCheck bound_check_ = PreemptionBoundCheck::kOn;
   PreemptionSearchStats stats_;
+
+  // The question and answer of the last search, when it ran outside a what-if. A nomination
+  // asks the oracle about each slot that needs preemption (SimulatePreemption) and then, for the
+  // flavors chosen, computes the targets (GetTargets): for a workload with one such slot the
+  // second search is the first again. In Kueue's large-scale scenario (one resource) every
+  // target computation repeated the oracle's search, a remove-and-fill-back loop over about 185
+  // candidates. The answer is a function of the request, the tree's usage and structure, the
+  // reservations, the evicting and excluded sets and the cycle: all in the key, versions that
+  // move with any change. `targets_` and `candidates_` still hold it: only a search changes them.
+  struct LastSearch {
+    bool valid = false;
+    const Workload* workload = nullptr;
+    WorkloadId id{};
+    int32_t priority = 0;
+    TimeMicros queue_order_time = 0;
+    CqId cq{};
+    uint64_t state_version = 0;
+    uint64_t structure_version = 0;
+    uint64_t reservation_key = 0;
+    uint64_t sets_version = 0;
+    std::vector<FrSlot> needed;
+    std::vector<SlotAmount> requests;
+    bool found = false;
+    PreemptionSearchStats counted;  // what the search added to stats_
+  };
+  bool Matches(const LastSearch& last, const internal::PreemptionRequest& request) const;
+  LastSearch last_search_;
 };
 
 }  // namespace engine

@@ -132,6 +132,9 @@ class CandidateCollector {
   const CandidateList& Collect(const PreemptionRequest& request);
   // How many Collect calls reused a list collected earlier.
   uint64_t lists_reused() const { return lists_reused_; }
+  // Moves with every StartCycle, SetEvicting and SetExcluded: what a list depends on besides
+  // the request and the tree.
+  uint64_t sets_version() const { return sets_version_; }
 
   // candidateIsValid: a same-CQ candidate always is; an other-CQ candidate is not when
   // `borrowing` and it is kReclaimWithoutBorrowing, or when its CQ or any ancestor strictly

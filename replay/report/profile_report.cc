@@ -74,9 +74,9 @@ std::string FormatProfileTable(const ProfileReport& p) {
   out += fmt::format(
       "preemption searches {} ({:.2f} per nomination): {} rejected by the O(depth) bound, {} "
       "collected {} candidates ({} lists reused from an earlier search of the same question), {} "
-      "found targets\n",
+      "found targets; {} answered by the search before (the same question of the same state)\n",
       s.searches, PerUnit(static_cast<double>(s.searches), p.nominations), s.rejected_by_bound,
-      s.searches - s.rejected_by_bound, s.candidates, s.lists_reused, s.found);
+      s.searches - s.rejected_by_bound, s.candidates, s.lists_reused, s.found, s.answers_reused);
   const engine::NominationMemoStats& m = p.memo;
   out += fmt::format(
       "nomination memo: {} hits, {} misses, {} not memoised (fallback history or resource "
@@ -161,6 +161,8 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
   }
   w.Key("preemptionSearches");
   w.BeginObject();
+  w.Key("answersReused");
+  w.Int(static_cast<int64_t>(s.answers_reused));
   w.Key("candidates");
   w.Int(static_cast<int64_t>(s.candidates));
   w.Key("found");

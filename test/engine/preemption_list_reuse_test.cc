@@ -2,7 +2,9 @@
 // question (engine/preemption_candidates.h, CandidateCollector::Collect): same preemptor,
 // ClusterQueue, needed slots, hierarchical-advantage step, tree state and evicting / excluded
 // sets. Each test changes one of them and checks that the list is collected afresh and reflects
-// the change, or keeps all of them and checks that it is reused.
+// the change, or keeps all of them and checks that it is reused. The last tests do the same for
+// the whole answer, which a search takes from the one just before it when that one asked the
+// same question of the same state (Preemptor::FindTargets).
 #include <gtest/gtest.h>
 
 #include "test/engine/preemption_test_fixture.h"
@@ -26,6 +28,7 @@ class PreemptionListReuseTest : public ::testing::Test {
     a2 = w.Pending("a2", "A", 6, 3);
   }
   uint64_t Reused() { return w.preemptor().stats().lists_reused; }
+  uint64_t AnswersReused() { return w.preemptor().stats().answers_reused; }
   std::vector<CandidateVariant> Variants() {
     std::vector<CandidateVariant> out;
     for (const internal::Candidate& c : w.preemptor().last_candidates().ordered) {
@@ -147,6 +150,82 @@ TEST_F(PreemptionListReuseTest, NothingIsReusedInsideAWhatIf) {
   }
   w.Oracle(a2, 6);
   EXPECT_EQ(Reused(), 1u);  // the list collected before the what-if
+}
+
+TEST_F(PreemptionListReuseTest, TheTargetComputationTakesTheOraclesAnswer) {
+  // One slot needs preemption: GetTargets asks exactly what the oracle asked just before.
+  EXPECT_EQ(w.Targets(a2), (Names{"b2:InCohortReclamation"}));
+  EXPECT_EQ(AnswersReused(), 1u);
+  // Counted as the search it repeats: two searches, both found targets, one list reused.
+  EXPECT_EQ(w.preemptor().stats().searches, 2u);
+  EXPECT_EQ(w.preemptor().stats().found, 2u);
+  EXPECT_EQ(w.preemptor().stats().candidates, 6u);
+  EXPECT_EQ(Reused(), 1u);
+}
+
+TEST_F(PreemptionListReuseTest, AnOracleAnswerIsTakenOnlyForTheSameQuestionOfTheSameState) {
+  const OracleResult first = w.Oracle(a2, 6);
+  const OracleResult again = w.Oracle(a2, 6);
+  EXPECT_EQ(AnswersReused(), 1u);
+  EXPECT_EQ(again.mode, first.mode);
+  EXPECT_EQ(again.borrow, first.borrow);
+  // Another amount is another question (the oracle asks per amount under partial admission).
+  w.Oracle(a2, 5);
+  EXPECT_EQ(AnswersReused(), 1u);
+  // The state moved: b3 reserves 1 cpu of B, and becomes the first candidate.
+  w.Admit("b3", "B", 1, 0);
+  EXPECT_EQ(w.Targets(a2), (Names{"b2:InCohortReclamation"}));
+  EXPECT_EQ(w.Candidates(), (Names{"b3", "b2", "b1", "a1"}));
+  // Targets ran the oracle (a new question: the state moved) and then took its answer.
+  EXPECT_EQ(AnswersReused(), 2u);
+}
+
+TEST_F(PreemptionListReuseTest, ASearchInsideAWhatIfIsNeitherTakenNorKeptAsTheAnswer) {
+  EXPECT_EQ(w.Targets(a2), (Names{"b2:InCohortReclamation"}));
+  ResourceTree& tree = w.cluster().mutable_tree();
+  const Workload& b2 = w.Get(CandidatesNamed("b2").front());
+  const NodeId b_node = w.cluster().ClusterQueueNode(w.Cq("B"));
+  {
+    // With b2's usage gone, B borrows nothing and 6 cpu fit for a2 in the cohort already: the
+    // search inside finds no one to take (or another set), and its answer must not outlive it.
+    ResourceTree::WhatIf what_if(tree);
+    tree.RemoveUsage(b_node, b2.usage);
+    w.Oracle(a2, 6);
+    EXPECT_EQ(AnswersReused(), 1u);  // the answer from before the what-if is not taken inside
+    tree.RestoreUsage(b_node, b2.usage);
+  }
+  // The same question as before the what-if, but the last search ran inside it: searched again.
+  const OracleResult r = w.Oracle(a2, 6);
+  EXPECT_EQ(AnswersReused(), 1u);
+  EXPECT_EQ(r.mode, PreemptionMode::kReclaim);
+  EXPECT_EQ(w.Targets(a2), (Names{"b2:InCohortReclamation"}));
+}
+
+TEST_F(PreemptionListReuseTest, ANewCycleOrSetIsANewQuestionForTheAnswerToo) {
+  w.Oracle(a2, 6);
+  const std::vector<WorkloadId> excluded = CandidatesNamed("b2");
+  w.preemptor().SetExcluded(excluded);
+  // Without b2, a2 takes b1 (8 cpu of B, borrowing 4 before it was removed).
+  EXPECT_EQ(w.Targets(a2), (Names{"b1:InCohortReclamation"}));
+  EXPECT_EQ(AnswersReused(), 1u);  // Targets' own search took its oracle's, not the first one's
+  w.preemptor().StartCycle(kNow);
+  EXPECT_EQ(w.Targets(a2), (Names{"b2:InCohortReclamation"}));
+  EXPECT_EQ(AnswersReused(), 1u);  // counters start over with the cycle
+  w.preemptor().SetBoundCheck(PreemptionBoundCheck::kOff);
+  w.Oracle(a2, 6);
+  EXPECT_EQ(AnswersReused(), 1u);  // the bound's mode changed: searched again
+}
+
+TEST_F(PreemptionListReuseTest, AQuotaChangeIsANewQuestionForTheAnswer) {
+  // Reservations unchanged, the tree's quota moved: B's nominal quota up to 20 puts B (14 cpu)
+  // within its quota, so b1 and b2 can no longer be reclaimed and a2 preempts a1 in its own queue.
+  EXPECT_EQ(w.Oracle(a2, 6).mode, PreemptionMode::kReclaim);
+  ResourceTree& tree = w.cluster().mutable_tree();
+  tree.SetQuota(w.cluster().ClusterQueueNode(w.Cq("B")), w.Slot("default"),
+                SlotQuota{Quantity(20 * kMilli)});
+  tree.Refresh();
+  EXPECT_EQ(w.Oracle(a2, 6).mode, PreemptionMode::kPreempt);
+  EXPECT_EQ(AnswersReused(), 0u);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ for phase in parse route simulate queue cycle nominate "flavor assignment" "pree
   grep -q "^${phase} " "${tmp}/profiled.stderr" || fail "stderr table: no phase '${phase}'"
 done
 for key in cpuSeconds phaseSeconds nominationsPerAdmission searchesPerNomination rejectedByBound \
-  listsReused cpuPerAdmissionUs; do
+  listsReused answersReused cpuPerAdmissionUs; do
   grep -q "\"${key}\"" "${tmp}/profiled/report.json" || fail "report.json: no ${key}"
 done
 grep -q "^sum of phases" "${tmp}/profiled.stderr" || fail "stderr: no 'sum of phases' line"
