@@ -3,6 +3,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -265,7 +266,7 @@ std::string JsonQuoted(std::string_view s) {
   return out;
 }
 
-void JsonWriter::RoundedNumber(double value) {
+size_t JsonWriter::RoundedText(double value, char* text) {
   // Integral values (counts, amounts in canonical units: most numbers of a report's series) take
   // a shortcut to the same text: rounded to six significant digits in integers, ties to even as
   // to_chars does; below 10^15 Double writes no exponent either. NaN fails the comparisons.
@@ -284,28 +285,59 @@ void JsonWriter::RoundedNumber(double value) {
       }
       a = q * p;
     }
-    Int(i < 0 ? -static_cast<int64_t>(a) : static_cast<int64_t>(a));
-    return;
+    const auto [end, ec] = std::to_chars(
+        text, text + kRoundedTextMax, i < 0 ? -static_cast<int64_t>(a) : static_cast<int64_t>(a));
+    return static_cast<size_t>(end - text);
   }
   if (!std::isfinite(value)) {
-    Null();
-    return;
+    constexpr std::string_view kNull = "null";
+    std::copy(kNull.begin(), kNull.end(), text);
+    return kNull.size();
   }
   // Six significant digits, correctly rounded (as printf's %.6g), through a stack buffer: reports
   // write many thousands of these.
   if (value != last_rounded_) {
-    char text[40];
-    auto [end, ec] = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
+    char digits[40];
+    auto [end, ec] =
+        std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6);
     double rounded = 0;
-    std::from_chars(text, end, rounded);
+    std::from_chars(digits, end, rounded);
     // Double's form (fmt's shortest round trip) of the rounded value.
     char* text_end =
         fmt::format_to(last_rounded_text_, FMT_COMPILE("{}"), rounded == 0 ? 0.0 : rounded);
     last_rounded_size_ = static_cast<size_t>(text_end - last_rounded_text_);
     last_rounded_ = value;
   }
+  std::memcpy(text, last_rounded_text_, last_rounded_size_);
+  return last_rounded_size_;
+}
+
+void JsonWriter::RoundedNumber(double value) {
+  char text[kRoundedTextMax];
+  const size_t size = RoundedText(value, text);
   BeforeValue();
-  out_.append(last_rounded_text_, last_rounded_size_);
+  out_.append(text, size);
+}
+
+void JsonWriter::RoundedNumbers(std::span<const float> values) {
+  BeginArray();
+  // Through a stack buffer: one append per 4 KiB instead of a growth check per value.
+  char buffer[4096];
+  size_t used = 0;
+  bool first = true;
+  for (float v : values) {
+    if (used + kRoundedTextMax + 1 > sizeof buffer) {
+      out_.append(buffer, used);
+      used = 0;
+    }
+    if (!first) {
+      buffer[used++] = ',';
+    }
+    first = false;
+    used += RoundedText(v, buffer + used);
+  }
+  out_.append(buffer, used);
+  EndArray();
 }
 
 }  // namespace replay

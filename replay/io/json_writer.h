@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,9 @@ class JsonWriter {
   // For reports: rounded to 6 significant digits (so that the last bits of a float sum never
   // reach the file), null when not finite, never "-0". Locale-independent.
   void RoundedNumber(double value);
+  // An array of RoundedNumber values (a report's series: most of report.json's bytes), written
+  // as they would be one by one, without the per-value bookkeeping.
+  void RoundedNumbers(std::span<const float> values);
   void Bool(bool value);
   void Null();
   // A value already in JSON form, written as it is (after a comma if one is due).
@@ -81,10 +85,14 @@ class JsonWriter {
   void Close(char c);
   void BeforeValue();
   void KeyPlain(std::string_view key);
+  // RoundedNumber's text for `value` into `text` (at least kRoundedTextMax bytes); its length.
+  size_t RoundedText(double value, char* text);
+  static constexpr size_t kRoundedTextMax = 40;
 
   std::string out_;
-  // One flag per open container: whether it already holds an element.
-  std::vector<bool> has_element_;
+  // One flag per open container: whether it already holds an element (bytes, not bits: set and
+  // read for every value written).
+  std::vector<uint8_t> has_element_;
   bool after_key_ = false;
   // RoundedNumber's last non-integral value and its text: a report series repeats its previous
   // value most of the time (62 % of the fractional values of a congested replay's report), and

@@ -35,11 +35,7 @@ void IntMap(JsonWriter& w, const Map& map) {
 }
 
 void FloatArray(JsonWriter& w, const std::vector<float>& values) {
-  w.BeginArray();
-  for (float v : values) {
-    w.RoundedNumber(v);
-  }
-  w.EndArray();
+  w.RoundedNumbers(values);
 }
 
 void WaitStatsFields(JsonWriter& w, const WaitStats& s) {

@@ -281,5 +281,83 @@ TEST(JsonWriterTest, OutputIsValidUtf8WhateverTheInput) {
   }
 }
 
+// A series written whole (RoundedNumbers) is byte for byte the values written one by one: every
+// kind of value (integral, fractional, repeated, huge, tiny, NaN, infinite, -0), arrays longer than
+// the 4 KiB staging buffer, empty ones, and arrays after other elements and keys.
+TEST(JsonWriterTest, RoundedNumbersWritesWhatRoundedNumberWritesOneByOne) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> kind(0, 7);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  for (size_t size : {size_t{0}, size_t{1}, size_t{7}, size_t{300}, size_t{5000}}) {
+    std::vector<float> values;
+    values.reserve(size);
+    for (size_t i = 0; i < size; ++i) {
+      switch (kind(rng)) {
+        case 0:
+          values.push_back(static_cast<float>(static_cast<int>(unit(rng) * 1e6f)));
+          break;
+        case 1:
+          values.push_back(values.empty() ? 0.5f : values.back());  // repeated
+          break;
+        case 2:
+          values.push_back(std::ldexp(unit(rng), exponent(rng)));
+          break;
+        case 3:
+          values.push_back(unit(rng) * 3e9f);  // integral above 10^6 once rounded
+          break;
+        case 4:
+          values.push_back(std::numeric_limits<float>::quiet_NaN());
+          break;
+        case 5:
+          values.push_back(i % 2 == 0 ? std::numeric_limits<float>::infinity() : -0.0f);
+          break;
+        default:
+          values.push_back(unit(rng));
+      }
+    }
+    JsonWriter whole;
+    JsonWriter single;
+    for (JsonWriter* w : {&whole, &single}) {
+      w->BeginObject();
+      w->Key("before");
+      w->Int(1);
+      w->Key("series");
+      w->BeginArray();
+      w->Int(2);  // not the first element of the outer array
+    }
+    whole.RoundedNumbers(values);
+    single.BeginArray();
+    for (float v : values) {
+      single.RoundedNumber(v);
+    }
+    single.EndArray();
+    for (JsonWriter* w : {&whole, &single}) {
+      w->RoundedNumbers(values);  // the same values again: the cache of the last fraction
+      w->EndArray();
+      w->Key("after");
+      w->Int(3);
+      w->EndObject();
+    }
+    // `single` wrote its second array through RoundedNumbers too: compare its first array's text
+    // with a third writer that never uses RoundedNumbers.
+    JsonWriter reference;
+    reference.BeginArray();
+    for (int copy = 0; copy < 2; ++copy) {
+      reference.BeginArray();
+      for (float v : values) {
+        reference.RoundedNumber(v);
+      }
+      reference.EndArray();
+    }
+    reference.EndArray();
+    const std::string expected = "{\"before\":1,\"series\":[2,"
+                                 + reference.str().substr(1, reference.str().size() - 2)
+                                 + "],\"after\":3}";
+    EXPECT_EQ(whole.str(), expected) << size << " values";
+    EXPECT_EQ(single.str(), expected) << size << " values";
+  }
+}
+
 }  // namespace
 }  // namespace replay
