@@ -58,35 +58,32 @@ bool ParallelEventReader::NextBatch(std::vector<ParsedLine>& out) {
     }
     return true;
   }
-  const size_t parse_slots = loop_ != nullptr ? std::max(slots, loop_->slots()) : slots;
-  if (parsers_.size() < parse_slots) {
-    parsers_.resize(parse_slots);
+  if (parsers_.size() < slots) {
+    parsers_.resize(slots);
   }
   if (error_ties_) {
-    routing_parsers_.resize(std::max(routing_parsers_.size(), parse_slots));
+    routing_parsers_.resize(std::max(routing_parsers_.size(), slots));
   }
-  auto parse_line = [&](size_t slot, size_t i) {
-    const LineBatch::Line& l = batch_.lines[i];
-    ParsedLine& p = out[i];
-    bool timed = false;
-    if (l.too_long) {
-      p.event = TraceEvent{};
-      p.error = reader_.LineTooLongError(l.number);
-      p.result = ReadResult::kError;
-      timed_[i] = 0;
-      return;
-    }
-    p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
-                                    path, l.number, p.event, p.error, timed);
-    timed_[i] = timed ? 1 : 0;
-    p.error_ties = false;
-    p.routed = false;
-  };
-  if (loop_ != nullptr) {
-    loop_->Run(n, parse_line);
-  } else {
-    ParallelFor(arena_, n, 64, parse_line, engine::Phase::kParse);
-  }
+  ParallelFor(
+      arena_, n, 64,
+      [&](size_t slot, size_t i) {
+        const LineBatch::Line& l = batch_.lines[i];
+        ParsedLine& p = out[i];
+        bool timed = false;
+        if (l.too_long) {
+          p.event = TraceEvent{};
+          p.error = reader_.LineTooLongError(l.number);
+          p.result = ReadResult::kError;
+          timed_[i] = 0;
+          return;
+        }
+        p.result = parsers_[slot].Parse(batch_.arena.data() + l.offset, l.size, batch_.Capacity(l),
+                                        path, l.number, p.event, p.error, timed);
+        timed_[i] = timed ? 1 : 0;
+        p.error_ties = false;
+        p.routed = false;
+      },
+      engine::Phase::kParse);
   // In file order: the time of an event must not go backwards (checked against the last event
   // accepted, as EventReader::Next does).
   for (size_t i = 0; i < n; ++i) {

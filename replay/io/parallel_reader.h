@@ -22,7 +22,6 @@
 
 #include <tbb/task_arena.h>
 
-#include "engine/base/parallel_loop.h"
 #include "engine/base/status.h"
 #include "replay/io/event_reader.h"
 #include "replay/io/routing_line_parser.h"
@@ -62,11 +61,6 @@ class ParallelEventReader {
 
   engine::Status Open(const std::string& path);
   void set_max_line_bytes(size_t bytes) { reader_.set_max_line_bytes(bytes); }
-  // The loop a batch's lines are parsed on instead of the arena (null: the arena). The replay's
-  // reader parses through the shard pipeline's loop (replay/sim/shard_pipeline.h: PipelineLoop),
-  // whose idle helpers join in; the arena's own loop could not use their threads. It must
-  // outlive the calls to NextBatch; its slots() bounds the parsers kept.
-  void set_loop(engine::ParallelLoop* loop) { loop_ = loop; }
   // Purpose::kReplay: also read each rejected line as the shard planner's first pass does
   // (RoutingLineParser), so that the replay's lines tie exactly what the first pass's would (the
   // plan made from the manifests is checked against them: replay/sim/simulator.cc).
@@ -86,7 +80,6 @@ class ParallelEventReader {
   LineBatch batch_;
   Purpose purpose_;
   bool error_ties_ = false;
-  engine::ParallelLoop* loop_ = nullptr;
   std::deque<EventLineParser> parsers_;  // one per arena thread slot
   std::deque<RoutingLineParser> routing_parsers_;
   std::vector<char> timed_;  // per line of the batch: the parse got to the time

@@ -166,78 +166,11 @@ void ShardPipeline::Close() {
 
 void ShardPipeline::Work() {
   std::unique_lock<std::mutex> lock(mu_);
-  const size_t slot = ++helpers_entered_;
   while (!(closed_ && complete_ == pushed_)) {
-    if (!RunOne(lock) && !HelpAssist(lock, slot)) {
+    if (!RunOne(lock)) {
       GrowIfStarved();  // the reader may push more now; wait for it
       Block(lock, /*reader=*/false);
     }
-  }
-}
-
-void ShardPipeline::RunAssistChunks(const AssistChunks& chunks, size_t slot) {
-  for (size_t begin = assist_.next.fetch_add(chunks.grain); begin < chunks.n;
-       begin = assist_.next.fetch_add(chunks.grain)) {
-    engine::PhaseScope profile(chunks.phase);
-    const size_t end = std::min(chunks.n, begin + chunks.grain);
-    for (size_t i = begin; i < end; ++i) {
-      (*chunks.fn)(slot, i);
-    }
-  }
-}
-
-bool ShardPipeline::HelpAssist(std::unique_lock<std::mutex>& lock, size_t slot) {
-  if (assist_.chunks.fn == nullptr || assist_.next.load() >= assist_.chunks.n) {
-    return false;
-  }
-  ++assist_.helpers_running;
-  // Read under the lock: the reader clears fn once every chunk is claimed, while the last ones
-  // may still run here.
-  const AssistChunks chunks = assist_.chunks;
-  lock.unlock();
-  std::exception_ptr error;
-  try {
-    RunAssistChunks(chunks, slot);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  lock.lock();
-  if (error && !assist_.error) {
-    assist_.error = error;
-  }
-  if (--assist_.helpers_running == 0) {
-    assist_done_.notify_all();
-  }
-  return true;
-}
-
-void ShardPipeline::Assist(size_t n, size_t grain,
-                           const std::function<void(size_t slot, size_t i)>& fn,
-                           engine::Phase phase) {
-  {
-    std::unique_lock<std::mutex> lock(mu_);
-    assist_.chunks = AssistChunks{&fn, n, std::max<size_t>(grain, 1), phase};
-    assist_.next.store(0);
-    assist_.error = nullptr;
-    changed_.notify_all();  // a sleeping helper has work now
-  }
-  std::exception_ptr error;
-  try {
-    RunAssistChunks(AssistChunks{&fn, n, std::max<size_t>(grain, 1), phase}, 0);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  std::unique_lock<std::mutex> lock(mu_);
-  assist_.chunks.fn =
-      nullptr;  // no helper joins from here on; those running are on their last chunks
-  assist_done_.wait(lock, [&] { return assist_.helpers_running == 0; });
-  if (!error) {
-    error = assist_.error;
-  }
-  assist_.error = nullptr;
-  lock.unlock();
-  if (error) {
-    std::rethrow_exception(error);
   }
 }
 

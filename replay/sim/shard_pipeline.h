@@ -32,21 +32,13 @@
 //                if (pipeline.WaitRoom(oldest)) take batch oldest++ back; else write what is final)
 //               pipeline.Close(); ... pipeline.Rethrow();
 //
-// A helper with no step to replay helps the reader with its own work instead of sleeping: the
-// reader's parse of the next batch runs through Assist (a parallel loop of the reader and the idle
-// helpers). Without it the parse ran on the reader alone whatever the threads: a helper is a long
-// task of the arena, so the arena's parallel loops could not use its thread, and at the start of
-// a trace (nothing replayed yet) or whenever the shards caught up with the reader, it slept.
-//
-// Thread safety: Push, WaitRoom, WaitComplete, Assist, Close and Rethrow from one thread (the
-// reader); Work from any thread. Steps of one shard never overlap and come in increasing batch
-// order. An exception thrown by a step is kept (the step counts as replayed, so nothing waits
-// forever) and rethrown by Rethrow.
+// Thread safety: Push, WaitRoom, WaitComplete, Close and Rethrow from one thread (the reader);
+// Work from any thread. Steps of one shard never overlap and come in increasing batch order. An
+// exception thrown by a step is kept (the step counts as replayed, so nothing waits forever) and
+// rethrown by Rethrow.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
-#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -54,9 +46,6 @@
 #include <queue>
 #include <utility>
 #include <vector>
-
-#include "engine/base/parallel_loop.h"
-#include "engine/base/phase_profile.h"
 
 namespace replay {
 
@@ -98,15 +87,8 @@ class ShardPipeline {
   int64_t pauses();
   // No more batches: Work returns once every pushed batch is complete.
   void Close();
-  // Replays steps until Close() has been called and every pushed batch is complete; with no step
-  // ready, runs the chunks of an Assist in progress.
+  // Replays steps until Close() has been called and every pushed batch is complete.
   void Work();
-  // Calls fn(slot, i) for every i in [0, n), in chunks of `grain` (each in a `phase` scope): on
-  // the calling thread (slot 0) and on the helpers that find no step ready meanwhile (slots 1, 2,
-  // ...: the order in which they entered Work). Returns once every call has returned, and
-  // rethrows the first exception one threw. Called by the reader only.
-  void Assist(size_t n, size_t grain, const std::function<void(size_t slot, size_t i)>& fn,
-              engine::Phase phase);
   // Rethrows the first exception a step threw, if any.
   void Rethrow();
 
@@ -121,17 +103,6 @@ class ShardPipeline {
   bool ReaderSeesPause();
   // changed_.wait(lock), counted and timed for the reader or for a helper.
   void Block(std::unique_lock<std::mutex>& lock, bool reader);
-  // What an Assist runs: fn(slot, i) for i in [0, n), chunks of `grain`, each in a `phase` scope.
-  struct AssistChunks {
-    const std::function<void(size_t, size_t)>* fn = nullptr;
-    size_t n = 0;
-    size_t grain = 1;
-    engine::Phase phase = engine::Phase::kOther;
-  };
-  // Runs chunks of the Assist in progress, if it has any left; false if not.
-  bool HelpAssist(std::unique_lock<std::mutex>& lock, size_t slot);
-  // Claims and runs chunks until none is left (the caller holds no lock).
-  void RunAssistChunks(const AssistChunks& chunks, size_t slot);
 
   const int shards_;
   const int64_t window_;
@@ -155,37 +126,6 @@ class ShardPipeline {
   std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready_;  // oldest first
   std::vector<int> caught_up_;  // shards idle with every pushed batch replayed
   std::exception_ptr error_;
-  size_t helpers_entered_ = 0;  // helpers that entered Work: helper k runs Assist's slot k
-
-  // The Assist in progress: chunks.fn is null when none is, or once the reader ran out of chunks
-  // (no helper joins after that; the reader waits for those running to finish).
-  struct AssistJob {
-    AssistChunks chunks;          // under mu_
-    std::atomic<size_t> next{0};  // the first index not claimed yet
-    int helpers_running = 0;      // under mu_
-    std::exception_ptr error;     // under mu_
-  };
-  AssistJob assist_;
-  std::condition_variable assist_done_;  // the last helper running the Assist's chunks returned
-};
-
-// engine::ParallelLoop over ShardPipeline::Assist: the reader's loops (ParallelEventReader's parse)
-// on the reader and the helpers that have no step to replay.
-class PipelineLoop final : public engine::ParallelLoop {
- public:
-  // `slots`: 1 + the helpers that run ShardPipeline::Work.
-  PipelineLoop(ShardPipeline& pipeline, size_t slots, size_t grain, engine::Phase phase)
-      : pipeline_(pipeline), slots_(slots), grain_(grain), phase_(phase) {}
-  size_t slots() const override { return slots_; }
-  void Run(size_t n, const std::function<void(size_t slot, size_t i)>& fn) override {
-    pipeline_.Assist(n, grain_, fn, phase_);
-  }
-
- private:
-  ShardPipeline& pipeline_;
-  size_t slots_;
-  size_t grain_;
-  engine::Phase phase_;
 };
 
 }  // namespace replay

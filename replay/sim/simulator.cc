@@ -315,13 +315,6 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       std::min<int64_t>(window, kStartWindowBatches));
   // The decision lines every shard has made final, written (pipelined batches).
   const bool sliced = window == 1 && !options.strict;
-  // The batches are parsed on the reader and the helpers with no step to replay (pipelined
-  // batches with helpers): the arena's loop could not use the helpers' threads.
-  PipelineLoop parse_loop(pipeline, static_cast<size_t>(std::max(arena.max_concurrency(), 1)),
-                          /*grain=*/64, engine::Phase::kParse);
-  if (!sliced && arena.max_concurrency() > 1) {
-    reader.set_loop(&parse_loop);
-  }
   auto write_final = [&] {
     if (log != nullptr && final_lines.TakeFinal(flushed_)) {
       WriteLines(flushed_);

@@ -1,7 +1,6 @@
 // Shards that run free (replay/sim/shard_pipeline.h): every shard replays every batch once, in
 // order, never two steps of one shard at once; a batch is complete only once every shard has
-// replayed it; an exception in a step reaches the reader instead of hanging it. The reader's
-// Assist runs every index once, on the reader and on the helpers with no step to replay.
+// replayed it; an exception in a step reaches the reader instead of hanging it.
 #include "replay/sim/shard_pipeline.h"
 
 #include <algorithm>
@@ -273,119 +272,6 @@ TEST(ShardPipeline, ABlockedHelperIsCountedAndTimed) {
   EXPECT_TRUE(pipeline.WaitComplete(0));  // no step pauses
   helper.join();
   EXPECT_GE(pipeline.waits().helper_nanos, 4'000'000);
-}
-
-// Runs an Assist of `n` indices in chunks of `grain` while `helpers` helpers work; checks that
-// every index ran exactly once, never two calls on one slot at once, slots within [0, helpers].
-// With helpers and more than one chunk, the reader's first call waits until a helper has run one
-// (so that the helpers' part is sure to be exercised): without helpers joining the Assist, it
-// would wait 20 s and fail.
-void CheckAssist(ShardPipeline& pipeline, int helpers, size_t n, size_t grain) {
-  std::vector<std::atomic<int>> runs(n);
-  std::vector<std::atomic<int>> on_slot(static_cast<size_t>(helpers) + 1);
-  std::atomic<bool> helper_ran{false};
-  std::atomic<bool> bad_slot{false};
-  std::atomic<bool> overlapped{false};
-  bool waited = false;  // the reader's thread only
-  pipeline.Assist(
-      n, grain,
-      [&](size_t slot, size_t i) {
-        if (slot > static_cast<size_t>(helpers)) {
-          bad_slot = true;
-          return;
-        }
-        if (on_slot[slot].fetch_add(1) != 0) {
-          overlapped = true;
-        }
-        if (slot != 0) {
-          helper_ran = true;
-        } else if (helpers > 0 && n > grain && !waited) {
-          waited = true;
-          const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-          while (!helper_ran.load() && std::chrono::steady_clock::now() < give_up) {
-            std::this_thread::sleep_for(std::chrono::microseconds(100));
-          }
-        }
-        runs[i].fetch_add(1);
-        on_slot[slot].fetch_sub(1);
-      },
-      engine::Phase::kParse);
-  EXPECT_FALSE(bad_slot.load());
-  EXPECT_FALSE(overlapped.load());
-  for (size_t i = 0; i < n; ++i) {
-    ASSERT_EQ(runs[i].load(), 1) << "index " << i;
-  }
-  if (helpers > 0 && n > grain) {  // more than the reader's first chunk
-    EXPECT_TRUE(helper_ran.load()) << "no helper joined the Assist";
-  }
-}
-
-TEST(ShardPipeline, AnAssistRunsEveryIndexOnceOnTheReaderAndTheIdleHelpers) {
-  for (int helpers : {0, 1, 3}) {
-    std::atomic<int64_t> steps{0};
-    ShardPipeline pipeline(3, 2, [&](int, int64_t) {
-      steps.fetch_add(1);
-      return true;
-    });
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<size_t>(helpers));
-    for (int i = 0; i < helpers; ++i) {
-      threads.emplace_back([&] { pipeline.Work(); });
-    }
-    // Before any batch (the helpers have nothing to replay), then between batches as the
-    // simulator parses the next one while the shards replay the last.
-    CheckAssist(pipeline, helpers, 1000, 7);
-    for (int64_t b = 0; b < 20; ++b) {
-      if (b >= 2) {
-        EXPECT_TRUE(pipeline.WaitComplete(b - 2));
-      }
-      pipeline.Push();
-      CheckAssist(pipeline, helpers, 64 + static_cast<size_t>(b), 5);
-    }
-    CheckAssist(pipeline, helpers, 0, 5);  // nothing to run
-    pipeline.Close();
-    EXPECT_TRUE(pipeline.WaitComplete(19));
-    for (std::thread& t : threads) {
-      t.join();
-    }
-    EXPECT_EQ(steps.load(), 60) << helpers << " helpers";
-  }
-}
-
-TEST(ShardPipeline, AnExceptionInAnAssistReachesTheReaderOnceEveryCallReturned) {
-  ShardPipeline pipeline(2, 2, [](int, int64_t) { return true; });
-  std::thread helper([&] { pipeline.Work(); });
-  std::atomic<int> running{0};
-  std::atomic<int> after_return{0};
-  bool returned = false;
-  try {
-    pipeline.Assist(
-        400, 3,
-        [&](size_t, size_t i) {
-          running.fetch_add(1);
-          std::this_thread::sleep_for(std::chrono::microseconds(20));
-          if (returned) {
-            after_return.fetch_add(1);
-          }
-          running.fetch_sub(1);
-          if (i == 200) {
-            throw std::runtime_error("parse failed");
-          }
-        },
-        engine::Phase::kParse);
-    ADD_FAILURE() << "the exception did not reach the reader";
-  } catch (const std::runtime_error& e) {
-    returned = true;
-    EXPECT_STREQ(e.what(), "parse failed");
-    EXPECT_EQ(running.load(), 0);  // no call still running when Assist returned
-  }
-  // The pipeline goes on: an Assist after it runs, and batches complete.
-  CheckAssist(pipeline, 1, 100, 4);
-  pipeline.Push();
-  pipeline.Close();
-  EXPECT_TRUE(pipeline.WaitComplete(0));
-  helper.join();
-  EXPECT_EQ(after_return.load(), 0);
 }
 
 }  // namespace
