@@ -179,17 +179,15 @@ bool Preemptor::HopelessByBound(const PreemptionRequest& request) const {
 }
 
 bool Preemptor::Matches(const LastSearch& last, const PreemptionRequest& request) const {
-  return last.valid && last.workload == request.workload && last.id == request.workload->id
-         && last.priority == request.workload->priority
+  return last.valid && request.requests.size() == 1 && request.needed.size() == 1
+         && last.slot == request.needed[0] && last.slot == request.requests[0].slot
+         && last.amount == request.requests[0].amount && last.workload == request.workload
+         && last.id == request.workload->id && last.priority == request.workload->priority
          && last.queue_order_time == request.workload->queue_order_time && last.cq == request.cq
          && last.state_version == tree_.state_version()
          && last.structure_version == tree_.structure_version()
          && last.reservation_key == store_.reservation_key()
-         && last.sets_version == collector_.sets_version()
-         && std::equal(last.needed.begin(), last.needed.end(), request.needed.begin(),
-                       request.needed.end())
-         && std::equal(last.requests.begin(), last.requests.end(), request.requests.begin(),
-                       request.requests.end());
+         && last.sets_version == collector_.sets_version();
 }
 
 bool Preemptor::FindTargets(const PreemptionRequest& request) {
@@ -200,21 +198,31 @@ bool Preemptor::FindTargets(const PreemptionRequest& request) {
     return RunSearch(request);
   }
   if (Matches(last_search_, request)) {
-    const PreemptionSearchStats& c = last_search_.counted;
-    stats_.searches += c.searches;
-    stats_.rejected_by_bound += c.rejected_by_bound;
-    stats_.candidates += c.candidates;
-    stats_.found += c.found;
-    stats_.bound_unsound += c.bound_unsound;
-    // A search that collected candidates reuses its list along with its answer.
-    stats_.lists_reused += c.searches - c.rejected_by_bound;
+    // Counted as the search it repeats, which collected its candidates: it reuses their list.
+    ++stats_.searches;
+    stats_.candidates += last_search_.candidates;
+    stats_.found += last_search_.found ? 1 : 0;
+    stats_.bound_unsound += last_search_.bound_unsound;
+    ++stats_.lists_reused;
     ++stats_.answers_reused;
     return last_search_.found;
   }
-  const PreemptionSearchStats before = stats_;
+  const uint64_t rejected_before = stats_.rejected_by_bound;
+  const uint64_t candidates_before = stats_.candidates;
+  const uint64_t unsound_before = stats_.bound_unsound;
   const bool found = RunSearch(request);
   LastSearch& last = last_search_;
-  last.valid = true;
+  // Kept only for a question about one slot (the oracle's) that ran in full: the bound's
+  // rejection costs less than the key, and a target computation about several slots follows
+  // no oracle question (the 16-tree trace asks millions of them).
+  last.valid = request.requests.size() == 1 && request.needed.size() == 1
+               && request.needed[0] == request.requests[0].slot
+               && stats_.rejected_by_bound == rejected_before;
+  if (!last.valid) {
+    return found;
+  }
+  last.slot = request.needed[0];
+  last.amount = request.requests[0].amount;
   last.workload = request.workload;
   last.id = request.workload->id;
   last.priority = request.workload->priority;
@@ -224,15 +232,9 @@ bool Preemptor::FindTargets(const PreemptionRequest& request) {
   last.structure_version = tree_.structure_version();
   last.reservation_key = store_.reservation_key();
   last.sets_version = collector_.sets_version();
-  last.needed.assign(request.needed.begin(), request.needed.end());
-  last.requests.assign(request.requests.begin(), request.requests.end());
   last.found = found;
-  last.counted = PreemptionSearchStats{};
-  last.counted.searches = stats_.searches - before.searches;
-  last.counted.rejected_by_bound = stats_.rejected_by_bound - before.rejected_by_bound;
-  last.counted.candidates = stats_.candidates - before.candidates;
-  last.counted.found = stats_.found - before.found;
-  last.counted.bound_unsound = stats_.bound_unsound - before.bound_unsound;
+  last.candidates = stats_.candidates - candidates_before;
+  last.bound_unsound = stats_.bound_unsound - unsound_before;
   return found;
 }
 

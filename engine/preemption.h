@@ -168,16 +168,19 @@ class Preemptor : public PreemptionOracle {
   PreemptionBoundCheck bound_check_ = PreemptionBoundCheck::kOn;
   PreemptionSearchStats stats_;
 
-  // The question and answer of the last search, when it ran outside a what-if. A nomination
-  // asks the oracle about each slot that needs preemption (SimulatePreemption) and then, for the
-  // flavors chosen, computes the targets (GetTargets): for a workload with one such slot the
-  // second search is the first again. In Kueue's large-scale scenario (one resource) every
-  // target computation repeated the oracle's search, a remove-and-fill-back loop over about 185
-  // candidates. The answer is a function of the request, the tree's usage and structure, the
-  // reservations, the evicting and excluded sets and the cycle: all in the key, versions that
-  // move with any change. `targets_` and `candidates_` still hold it: only a search changes them.
+  // The question and answer of the last search, when it asked about one slot, ran in full and
+  // outside a what-if. A nomination asks the oracle about each slot that needs preemption
+  // (SimulatePreemption) and then, for the flavors chosen, computes the targets (GetTargets): for
+  // a workload with one such slot the second search is the first again. In Kueue's large-scale
+  // scenario (one resource) 350 target computations repeated the oracle's full search, a
+  // remove-and-fill-back loop over about 250 candidates each. The answer is a function of the
+  // request, the tree's usage and structure, the reservations, the evicting and excluded sets and
+  // the cycle: all in the key, versions that move with any change (the bound's mode clears it).
+  // `targets_` and `candidates_` still hold it: only a search changes them.
   struct LastSearch {
     bool valid = false;
+    FrSlot slot{};  // the one slot needed and requested
+    Quantity amount;
     const Workload* workload = nullptr;
     WorkloadId id{};
     int32_t priority = 0;
@@ -187,10 +190,9 @@ class Preemptor : public PreemptionOracle {
     uint64_t structure_version = 0;
     uint64_t reservation_key = 0;
     uint64_t sets_version = 0;
-    std::vector<FrSlot> needed;
-    std::vector<SlotAmount> requests;
     bool found = false;
-    PreemptionSearchStats counted;  // what the search added to stats_
+    uint64_t candidates = 0;     // what the search added to stats_
+    uint64_t bound_unsound = 0;  // (kVerify)
   };
   bool Matches(const LastSearch& last, const internal::PreemptionRequest& request) const;
   LastSearch last_search_;
