@@ -125,17 +125,43 @@ size_t NominationMemo::TakeEpoch(const NominationVersions& versions) {
 }
 
 const CycleEntry* NominationMemo::Find(const Workload& w, const NominationVersions& versions,
-                                       bool scan_outdated, TimeMicros now) const {
+                                       bool scan_outdated, TimeMicros now, bool* kept_key) const {
   const size_t e = FindEpoch(versions);
   if (e == kEpochs) {
     return nullptr;
   }
   for (const Slot* s = epochs_[e].First(Index(w.id)); s != nullptr; s = s->next) {
     if (SameHead(*s, w, scan_outdated)) {
-      return s->reads_now && s->now != now ? nullptr : &s->entry;
+      if (s->reads_now && s->now != now) {
+        return nullptr;
+      }
+      if (!s->has_entry) {
+        if (kept_key != nullptr) {
+          *kept_key = true;
+        }
+        return nullptr;
+      }
+      return &s->entry;
     }
   }
   return nullptr;
+}
+
+void NominationMemo::Observe(bool reusable) {
+  // An exponential moving average over about 1,024 heads, in fixed point (no float in a path
+  // every nomination takes); hysteresis between 1/128 and 1/64 so that a rate near the line does
+  // not switch at every head.
+  const uint32_t target = reusable ? kReuseOne : 0;
+  if (target >= reuse_average_) {
+    reuse_average_ += (target - reuse_average_) >> 10;
+  } else {
+    reuse_average_ -= (reuse_average_ - target) >> 10;
+  }
+  if (keep_entries_ && !always_keep_ && reuse_average_ < kReuseOne / 128) {
+    keep_entries_ = false;
+  } else if (!keep_entries_ && reuse_average_ >= kReuseOne / 64) {
+    keep_entries_ = true;
+  }
 }
 
 bool NominationMemo::SameHead(const Slot& s, const Workload& w, bool scan_outdated) {
@@ -189,7 +215,12 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
   s.cq = w.cluster_queue;
   s.starts.clear();
   ForEachStart(w.scan, scan_outdated, [&s](const ScanStart& start) { s.starts.push_back(start); });
-  s.entry = entry;
+  s.has_entry = keep_entries_;
+  if (keep_entries_) {
+    s.entry = entry;
+  } else {
+    ++stats_.key_only_stores;  // the slot's old entry stays as storage for a later copy
+  }
 }
 
 void NominationMemo::Clear() {

@@ -172,6 +172,7 @@ class Scheduler {
     bool mismatch = false;  // kVerify: the stored entry differed
     bool scan_outdated = false;
     bool reads_now = false;  // the fresh nomination collected preemption candidates
+    bool kept_key = false;   // a miss whose key the memo kept without its entry
     NominationVersions versions;
   };
   // Nominate through the memo into `out` (read-only on the memo; safe on several threads like

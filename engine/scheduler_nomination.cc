@@ -348,6 +348,7 @@ CycleEntry Scheduler::Evaluate(WorkloadId id, TimeMicros now) {
 Scheduler::Scheduler(Cluster& cluster, WorkloadStore& store, QueueManager& queues,
                      SchedulerOptions options)
     : cluster_(cluster), store_(store), queues_(queues), options_(options) {
+  memo_.set_always_keep_entries(options_.nomination_memo == NominationMemoMode::kVerify);
   // Kueue moves an inadmissible workload back only while its namespace still matches.
   queues_.SetNamespaceFilter(
       [this](CqId cq, const Workload& w) { return NamespaceMatches(w, cq); },
@@ -393,7 +394,8 @@ void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now, const Nomination
   }
   update.versions = versions;
   update.scan_outdated = ScanStateOutdated(w);
-  const CycleEntry* stored = memo_.Find(w, update.versions, update.scan_outdated, now);
+  const CycleEntry* stored =
+      memo_.Find(w, update.versions, update.scan_outdated, now, &update.kept_key);
   if (stored != nullptr && options_.nomination_memo == NominationMemoMode::kOn) {
     update.kind = MemoUpdate::Kind::kHit;
     out = *stored;
@@ -443,8 +445,11 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
       const MemoUpdate& u = memo_updates_[i];
       if (u.kind == MemoUpdate::Kind::kHit) {
         ++stats.hits;
+        memo_.Observe(true);
       } else if (u.kind == MemoUpdate::Kind::kMiss) {
         ++stats.misses;
+        stats.key_only_matches += u.kept_key ? 1 : 0;
+        memo_.Observe(u.kept_key);
       } else {
         ++stats.not_memoised;
       }

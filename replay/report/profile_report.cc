@@ -81,11 +81,13 @@ std::string FormatProfileTable(const ProfileReport& p) {
   out += fmt::format(
       "nomination memo: {} hits, {} misses, {} not memoised (fallback history or resource "
       "classes), hit rate "
-      "{:.1f}%\n",
+      "{:.1f}%; {} stores kept the key without the entry (few hits), {} misses matched such a "
+      "key\n",
       m.hits, m.misses, m.not_memoised,
       100.0
           * PerUnit(static_cast<double>(m.hits),
-                    static_cast<int64_t>(m.hits + m.misses + m.not_memoised)));
+                    static_cast<int64_t>(m.hits + m.misses + m.not_memoised)),
+      m.key_only_stores, m.key_only_matches);
   const PipelineWaits& w = p.pipeline;
   if (w.batches > 0) {  // shards that ran free (2 threads or more)
     out += fmt::format(
@@ -112,6 +114,10 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
   w.BeginObject();
   w.Key("hits");
   w.Int(static_cast<int64_t>(p.memo.hits));
+  w.Key("keyOnlyMatches");
+  w.Int(static_cast<int64_t>(p.memo.key_only_matches));
+  w.Key("keyOnlyStores");
+  w.Int(static_cast<int64_t>(p.memo.key_only_stores));
   w.Key("misses");
   w.Int(static_cast<int64_t>(p.memo.misses));
   w.Key("notMemoised");

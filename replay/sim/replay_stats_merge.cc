@@ -76,6 +76,8 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.nomination_memo.misses += p.nomination_memo.misses;
     out.nomination_memo.not_memoised += p.nomination_memo.not_memoised;
     out.nomination_memo.mismatches += p.nomination_memo.mismatches;
+    out.nomination_memo.key_only_stores += p.nomination_memo.key_only_stores;
+    out.nomination_memo.key_only_matches += p.nomination_memo.key_only_matches;
     for (const auto& [reason, n] : p.evictions_by_reason) {
       out.evictions_by_reason[reason] += n;
     }

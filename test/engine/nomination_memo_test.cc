@@ -211,5 +211,61 @@ TEST(NominationMemoTest, AnEntryThatReadTheTimeIsFoundAtTheSameInstantOnly) {
   EXPECT_NE(memo.Find(other, f.versions, true, kNow + 1), nullptr);
 }
 
+// Entries are kept only while heads come back (the file comment of nomination_memo.h): after a
+// long run of misses the memo keeps keys without entries, Find says when such a key matched,
+// and a run of those makes it keep entries again. Nothing found is ever a stale entry.
+TEST(NominationMemoTest, EntriesAreDroppedWhileNothingIsReusedAndKeptAgainWhenHeadsComeBack) {
+  MemoFixture f;
+  NominationMemo memo;
+  ASSERT_TRUE(memo.keeps_entries());
+  int misses = 0;
+  while (memo.keeps_entries()) {
+    memo.Observe(false);
+    ASSERT_LT(++misses, 100'000);
+  }
+  // About a thousand misses in a row: a few hundred would still keep the entries.
+  EXPECT_GT(misses, 500);
+  EXPECT_LT(misses, 5'000);
+  memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  EXPECT_EQ(memo.stats().key_only_stores, 1U);
+  bool kept_key = false;
+  EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow, &kept_key), nullptr);
+  EXPECT_TRUE(kept_key);
+  // Another state does not match the kept key.
+  NominationVersions other = f.versions;
+  other.tree += 1;
+  kept_key = false;
+  EXPECT_EQ(memo.Find(f.w, other, true, kNow, &kept_key), nullptr);
+  EXPECT_FALSE(kept_key);
+  // Heads that would have been reused bring the entries back within a few dozen.
+  int reusable = 0;
+  while (!memo.keeps_entries()) {
+    memo.Observe(true);
+    ASSERT_LT(++reusable, 1'000);
+  }
+  EXPECT_LT(reusable, 64);
+  f.entry.message = "fresh";
+  memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  kept_key = false;
+  const CycleEntry* hit = memo.Find(f.w, f.versions, true, kNow, &kept_key);
+  ASSERT_NE(hit, nullptr);
+  EXPECT_EQ(hit->message, "fresh");
+  EXPECT_FALSE(kept_key);
+  EXPECT_EQ(memo.stats().key_only_stores, 1U);
+}
+
+// kVerify compares every stored entry with a fresh nomination: it keeps them whatever the reuse.
+TEST(NominationMemoTest, AlwaysKeepingEntriesIgnoresTheReuseRate) {
+  MemoFixture f;
+  NominationMemo memo;
+  memo.set_always_keep_entries(true);
+  for (int i = 0; i < 20'000; ++i) {
+    memo.Observe(false);
+  }
+  EXPECT_TRUE(memo.keeps_entries());
+  memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  EXPECT_NE(memo.Find(f.w, f.versions, true, kNow), nullptr);
+}
+
 }  // namespace
 }  // namespace engine
