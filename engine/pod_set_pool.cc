@@ -67,10 +67,22 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
   if (lists_.size() >= sweep_at_) {
     Sweep();
   }
-  // The pool keeps the caller's list; the caller gets a spare's storage (or nothing).
+  // The pool keeps the caller's list; the caller gets a spare's storage (or nothing). A list that
+  // another owner shares (an event parser's memo of pod-set texts, which hands the same buffer
+  // out line after line, on the reading thread) is copied instead, and the caller keeps it: every
+  // Workload stored with the pooled list takes a reference to its buffer and drops it when erased,
+  // and with the parser's buffer pooled those counts were on the same cache line as the parser's,
+  // moved back and forth between the two cores at every line (issue 22: 2.3 % of a two-thread
+  // replay's samples). The alias still finds the caller's buffer by its pointer.
   const auto fill = [this, &list](Entry& entry) -> Entry& {
-    std::swap(entry.list, list);
-    Alias(entry.list, entry);
+    if (list.use_count() > 1) {
+      entry.list.ReleaseIfShared();
+      entry.list.Mutable() = list.view();  // the spare's vectors and strings keep their storage
+      Alias(list, entry);
+    } else {
+      std::swap(entry.list, list);
+      Alias(entry.list, entry);
+    }
     entry.invalid_resources = !ValidateResources(entry.list).empty();
     // entry.canonical and entry.requests keep their storage for the store, which works both out
     // again for this list before reading them: a canonical_version that matches no configuration

@@ -60,8 +60,9 @@ class PodSetPool {
   // reading either, or one found by HashPodSets and operator==). On a hit `list` is left as it was,
   // for its owner to reuse. On a miss `list` itself is pooled, and `list` is left holding a spare
   // list (an earlier Workload's values, for its owner to reset with ResetForReuse and write over)
-  // or, with no spare, empty. An empty list gets an entry of its own that is never pooled. The
-  // reference is valid until the next Intern.
+  // or, with no spare, empty; but a `list` whose buffer another owner shares is copied into the
+  // pool and left as it was (the pool's buffers are referenced by its thread alone). An empty list
+  // gets an entry of its own that is never pooled. The reference is valid until the next Intern.
   Entry& Intern(PodSetList& list);
 
   size_t size() const { return lists_.size(); }

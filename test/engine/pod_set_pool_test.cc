@@ -200,6 +200,31 @@ TEST_F(PodSetPoolTest, OnAMissTheCallerGetsASpareListToWriteOver) {
   EXPECT_FALSE(StoredSpec(third).pod_sets.SharesWith(StoredSpec(second).pod_sets));
 }
 
+// A list whose buffer another owner holds (a parser's memo, on the reading thread) is copied into
+// the pool, not pooled itself: the Workloads stored with it then count their references on the
+// pool's buffer, never on the parser's (a two-thread replay moved that count between the cores at
+// every line). The caller keeps its list, and the next list sharing the buffer is found by it.
+TEST_F(PodSetPoolTest, AListAnotherOwnerSharesIsCopiedIntoThePoolAndLeftToItsOwner) {
+  const PodSetList parsers = Spec("memo", 3, "2").pod_sets;
+  WorkloadSpec first = Spec("first", 3, "2");
+  first.pod_sets = parsers;
+  const WorkloadId a = *store_.AddSwapping(first);
+  EXPECT_TRUE(first.pod_sets.SharesWith(parsers)) << "the caller keeps the parser's list";
+  EXPECT_FALSE(StoredSpec(a).pod_sets.SharesWith(parsers)) << "the pool's own copy";
+  EXPECT_EQ(StoredSpec(a).pod_sets[0].count, 3);
+  // The parser's buffer: the parser's own reference, the caller's, and the pool's alias.
+  EXPECT_EQ(parsers.use_count(), 3);
+  WorkloadSpec second = Spec("second", 3, "2");
+  second.pod_sets = parsers;
+  const WorkloadId b = *store_.AddSwapping(second);
+  EXPECT_TRUE(StoredSpec(b).pod_sets.SharesWith(StoredSpec(a).pod_sets));
+  EXPECT_EQ(parsers.use_count(), 4) << "adding took no reference on the parser's buffer";
+  store_.Erase(a);
+  store_.Erase(b);
+  EXPECT_EQ(parsers.use_count(), 4);
+  EXPECT_EQ(store_.pooled_pod_set_lists(), 1u);
+}
+
 // A replay's parser hands out the same buffer for every Workload whose pod sets are written alike
 // (replay/io/pod_sets_by_text.h), and two parsers hand out two buffers of one content. The pool
 // finds such a list by its buffer. Random adds and erases of lists from 12 such buffers (of 6
