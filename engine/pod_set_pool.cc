@@ -76,8 +76,7 @@ PodSetPool::Entry& PodSetPool::Intern(PodSetList& list) {
   // replay's samples). The alias still finds the caller's buffer by its pointer.
   const auto fill = [this, &list](Entry& entry) -> Entry& {
     if (list.use_count() > 1) {
-      entry.list.ReleaseIfShared();
-      entry.list.Mutable() = list.view();  // the spare's vectors and strings keep their storage
+      entry.list = PodSetList::OnOwnCacheLines(list.view());
       Alias(list, entry);
     } else {
       std::swap(entry.list, list);

@@ -307,6 +307,9 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
   } else {
     if (!pooled.requests_built) {
       BuildRequests(s, canonical, pooled.requests);
+      // Every Workload of this list takes a reference to it: its count on lines of its own
+      // (engine/base/cow_vector.h OnOwnCacheLines). Once per pooled list and configuration.
+      pooled.requests = PodSetRequestList::OnOwnCacheLines(pooled.requests.view());
       pooled.requests_built = true;
     }
     w->pod_sets = pooled.requests;

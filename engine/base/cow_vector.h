@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/cache_line_allocator.h"
+
 namespace engine {
 
 template <typename T>
@@ -103,6 +105,17 @@ class CowVector {
     } else {
       data_.reset();
     }
+  }
+
+  // A copy of `v` in a buffer whose reference count has cache lines of its own
+  // (engine/base/cache_line_allocator.h): for a list shared by many owners that take and drop
+  // references often, on a thread that runs beside others.
+  static CowVector OnOwnCacheLines(const std::vector<T>& v) {
+    CowVector out;
+    if (!v.empty()) {
+      out.data_ = std::allocate_shared<std::vector<T>>(CacheLineAllocator<std::vector<T>>{}, v);
+    }
+    return out;
   }
 
   friend bool operator==(const CowVector& a, const CowVector& b) {

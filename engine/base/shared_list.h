@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/cache_line_allocator.h"
+
 namespace engine {
 
 template <typename T>
@@ -34,11 +36,14 @@ class SharedList {
   using const_iterator = const T*;
 
   SharedList() = default;
-  // A list of its own (not shared with any other yet).
+  // A list of its own (not shared with any other yet). Its reference count has cache lines of its
+  // own (engine/base/cache_line_allocator.h): a pooled list is referenced by every Workload with
+  // that reservation, on whichever thread runs its shard.
   static SharedList Own(std::vector<T> items) {
     SharedList list;
     if (!items.empty()) {
-      list.data_ = std::make_shared<std::vector<T>>(std::move(items));
+      list.data_ = std::allocate_shared<std::vector<T>>(CacheLineAllocator<std::vector<T>>{},
+                                                        std::move(items));
     }
     return list;
   }

@@ -1,11 +1,14 @@
 // engine::CowVector (engine/base/cow_vector.h): copies share one buffer until one is written to.
 #include "engine/base/cow_vector.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "engine/base/cache_line_allocator.h"
 
 namespace engine {
 namespace {
@@ -116,6 +119,36 @@ TEST(CowVectorTest, ReleaseIfSharedKeepsAnOwnedBufferAndLetsGoOfASharedOne) {
   Strings empty;
   empty.ReleaseIfShared();
   EXPECT_TRUE(empty.empty());
+}
+
+// OnOwnCacheLines: a copy of its own, written and shared like any other, whose buffer (the
+// reference count with it) is in whole cache lines that nothing else shares.
+TEST(CowVectorTest, ACopyOnItsOwnCacheLinesIsAnOrdinaryCopy) {
+  const std::vector<std::string> items{"a", "b", "c"};
+  Strings own = Strings::OnOwnCacheLines(items);
+  EXPECT_EQ(own.view(), items);
+  EXPECT_EQ(own.use_count(), 1);
+  Strings shared = own;
+  EXPECT_TRUE(shared.SharesWith(own));
+  shared.push_back("d");  // copy on write, as from any buffer
+  EXPECT_FALSE(shared.SharesWith(own));
+  EXPECT_EQ(own.view(), items);
+  EXPECT_TRUE(Strings::OnOwnCacheLines({}).empty());
+  EXPECT_EQ(Strings::OnOwnCacheLines({}).use_count(), 0);
+}
+
+TEST(CacheLineAllocatorTest, AllocatesWholeAlignedLines) {
+  struct Small {
+    char c[40];
+  };
+  CacheLineAllocator<Small> alloc;
+  EXPECT_EQ(CacheLineAllocator<Small>::Bytes(1), 64u);
+  EXPECT_EQ(CacheLineAllocator<Small>::Bytes(2), 128u);
+  for (int i = 0; i < 16; ++i) {
+    Small* p = alloc.allocate(1);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % CacheLineAllocator<Small>::kLine, 0u);
+    alloc.deallocate(p, 1);
+  }
 }
 
 }  // namespace
