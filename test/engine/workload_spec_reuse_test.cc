@@ -255,7 +255,9 @@ TEST_F(StoreRecyclingTest, AWorkloadInARecycledBlockIsTheOneAFreshStoreBuilds) {
   store_.Erase(old_id);
 
   WorkloadSpec second = Spec("b", 1, "500m");
-  WorkloadSpec second_copy = second;
+  // Built apart, not copied: a copy would share `second`'s pod-set buffer, and the pool copies a
+  // list another owner shares instead of taking it (engine/pod_set_pool.h).
+  WorkloadSpec second_copy = Spec("b", 1, "500m");
   const WorkloadId id = *store_.AddSwapping(second);
   const WorkloadId fresh_id = *fresh_store_.Add(second_copy);
   const Workload& w = store_.Get(id);
