@@ -60,7 +60,11 @@ std::optional<CqId> WorkloadStore::ResolveQueue(const std::string& name_space,
   if (lq == nullptr) {
     return std::nullopt;
   }
-  std::optional<CqId> cq = cluster_.FindClusterQueue(lq->cluster_queue);
+  return ResolveQueue(*lq);
+}
+
+std::optional<CqId> WorkloadStore::ResolveQueue(const LocalQueueSpec& local_queue) const {
+  std::optional<CqId> cq = cluster_.FindClusterQueue(local_queue.cluster_queue);
   if (cq && cluster_.Exists(*cq)) {
     return cq;
   }
@@ -218,7 +222,8 @@ void WorkloadStore::BuildRequests(const WorkloadSpec& spec,
   }
 }
 
-StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
+StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec,
+                                                const LocalQueueSpec* local_queue) {
   std::string& key = key_scratch_;
   key.assign(spec.name_space).append("/").append(spec.name);
   if (by_key_.Find(key).has_value()) {
@@ -285,7 +290,8 @@ StatusOr<WorkloadId> WorkloadStore::AddSwapping(WorkloadSpec& spec) {
       && (evicted->reason == "PodsReadyTimeout" || evicted->reason == "AdmissionCheck")) {
     w->queue_order_time = evicted->last_transition;
   }
-  if (std::optional<CqId> cq = ResolveQueue(s.name_space, s.queue_name)) {
+  if (std::optional<CqId> cq = local_queue != nullptr ? ResolveQueue(*local_queue)
+                                                      : ResolveQueue(s.name_space, s.queue_name)) {
     w->cluster_queue = *cq;
   }
   for (const WorkloadSpec::FlavorHistorySpec& h : *s.flavor_history) {

@@ -46,7 +46,9 @@ class WorkloadStore {
   // with that workload's values: for its caller to reset (engine::ResetForReuse) and write the
   // next spec into (the replay's event reader, replay/sim/shard_trace_events.cc). An empty spec
   // when no erased block is kept. On an error `spec` is left as it was only for a duplicate key.
-  StatusOr<WorkloadId> AddSwapping(WorkloadSpec& spec);
+  // `local_queue`: what Cluster::FindLocalQueue(spec.name_space, spec.queue_name) returns, for a
+  // caller that looked it up already (the replay checks it exists first); null: looked up here.
+  StatusOr<WorkloadId> AddSwapping(WorkloadSpec& spec, const LocalQueueSpec* local_queue = nullptr);
 
   // Charges `usage` on `admitted` flavors to `cq` (QuotaReserved).
   void Reserve(WorkloadId id, CqId cq, std::vector<AdmittedPodSet> admitted,
@@ -133,6 +135,8 @@ class WorkloadStore {
 
   // The ClusterQueue a LocalQueue `namespace/name` points to, if both exist.
   std::optional<CqId> ResolveQueue(const std::string& name_space, const std::string& queue) const;
+  // The ClusterQueue `local_queue` (one of the cluster's) points to, if it exists.
+  std::optional<CqId> ResolveQueue(const LocalQueueSpec& local_queue) const;
   // §2.7: spec.priority, else the WorkloadPriorityClass value, else 0.
   int32_t ResolvePriority(const WorkloadSpec& spec) const;
 

@@ -163,6 +163,10 @@ struct ShardSimulator::Impl {
   // in them: few workloads have one, and a string in every Track is 32 bytes per live workload.
   // An ADDED event that reuses the index erases it.
   std::unordered_map<uint32_t, std::string> misconfigured_shown;
+  // By the index of a LocalQueue in the cluster's list (LocalQueues are never removed from it):
+  // its id in the statistics plus 1, 0 until interned. An arrival found its LocalQueue already;
+  // interning its "namespace/name" again was a third lookup of the same strings.
+  std::vector<uint32_t> local_queue_stats_ids;
   // By CqId: 1 while an inadmissible requeue is pending. Flags, not a std::set: nearly every
   // release schedules one, and the set's node was an allocation and a free per release.
   std::vector<uint8_t> requeue_scheduled;

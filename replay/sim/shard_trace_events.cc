@@ -34,11 +34,16 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
                    fmt::format("Workload {} already exists", event.name));
     return false;
   }
-  if (!spec.admission && cluster().FindLocalQueue(spec.name_space, spec.queue_name) == nullptr) {
-    error =
-        Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
-               fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
-    return false;
+  // Looked up once: the store resolves the ClusterQueue from it, the statistics their id.
+  const engine::LocalQueueSpec* local_queue = nullptr;
+  if (!spec.admission) {
+    local_queue = cluster().FindLocalQueue(spec.name_space, spec.queue_name);
+    if (local_queue == nullptr) {
+      error =
+          Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
+                 fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
+      return false;
+    }
   }
   if (spec.creation_time == 0) {
     spec.creation_time = event.time;
@@ -58,7 +63,7 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   engine::LazyBox<engine::SourceRef> source = TakeSource(spec);
   // The event gets the storage of an erased workload's spec back, for the reader to write the next
   // line's object into: neither side allocates in a steady state (engine::ResetForReuse).
-  engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
+  engine::StatusOr<WorkloadId> added = store().AddSwapping(spec, local_queue);
   spec.source = std::move(source);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());
@@ -75,8 +80,21 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   t.active = active;
   t.runtime = event.runtime.value_or(-1);
   t.pods_ready_after = event.pods_ready_after.value_or(-1);
-  t.local_queue =
-      stats.InternLocalQueue(engine::SlashKey(w.spec->name_space, w.local_queue()).view());
+  if (local_queue != nullptr) {
+    const auto index = static_cast<size_t>(local_queue - cluster().local_queues().data());
+    if (index >= local_queue_stats_ids.size()) {
+      local_queue_stats_ids.resize(cluster().local_queues().size(), 0);
+    }
+    uint32_t& cached = local_queue_stats_ids[index];
+    if (cached == 0) {
+      cached =
+          1 + stats.InternLocalQueue(engine::SlashKey(w.spec->name_space, w.local_queue()).view());
+    }
+    t.local_queue = cached - 1;
+  } else {
+    t.local_queue =
+        stats.InternLocalQueue(engine::SlashKey(w.spec->name_space, w.local_queue()).view());
+  }
   t.workload_class = stats.InternClass(w.spec->workload_class);
   stats.OnCreated();
   if (reserved) {
@@ -179,7 +197,9 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
     return true;
   }
   // Pending: the new object replaces the old one in its queue (same creation time).
-  if (cluster().FindLocalQueue(spec.name_space, spec.queue_name) == nullptr) {
+  const engine::LocalQueueSpec* local_queue =
+      cluster().FindLocalQueue(spec.name_space, spec.queue_name);
+  if (local_queue == nullptr) {
     error =
         Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
                fmt::format("LocalQueue {}/{} does not exist", spec.name_space, spec.queue_name));
@@ -191,7 +211,7 @@ bool ShardSimulator::Impl::ApplyWorkloadModified(TraceEvent& event, EventError& 
   queues().Forget(id);
   store().Erase(id);
   engine::LazyBox<engine::SourceRef> source = TakeSource(spec);  // as in ApplyWorkloadAdded
-  engine::StatusOr<WorkloadId> added = store().AddSwapping(spec);
+  engine::StatusOr<WorkloadId> added = store().AddSwapping(spec, local_queue);
   spec.source = std::move(source);
   if (!added.ok()) {
     error = Reject(EventErrorReason::kBadObject, "object", added.status().message());

@@ -80,6 +80,27 @@ TEST_F(StoredWorkloadTest, ResourcesAboveLimitsAreFlaggedAndTheMessageMadeFromTh
             "value: [\"cpu\"]: requests must not exceed its limits");
 }
 
+// A caller that found the LocalQueue already (the replay checks it exists before adding) hands it
+// over: the Workload is queued to the same ClusterQueue as when the store looks it up, and to none
+// when that LocalQueue's ClusterQueue does not exist.
+TEST_F(StoredWorkloadTest, AGivenLocalQueueResolvesAsTheStoresOwnLookup) {
+  WorkloadSpec looked_up = Spec("looked-up", "", nullptr);
+  WorkloadSpec given = Spec("given", "", nullptr);
+  const LocalQueueSpec* lq = cluster_.FindLocalQueue(given.name_space, given.queue_name);
+  ASSERT_NE(lq, nullptr);
+  const WorkloadId a = *store_.AddSwapping(looked_up);
+  const WorkloadId b = *store_.AddSwapping(given, lq);
+  EXPECT_EQ(store_.Get(b).cluster_queue, store_.Get(a).cluster_queue);
+  EXPECT_EQ(store_.Get(b).cluster_queue, *cluster_.FindClusterQueue("cq"));
+  LocalQueueSpec dangling = *lq;
+  dangling.cluster_queue = "no-such-cq";
+  WorkloadSpec lost = Spec("lost", "", nullptr);
+  const WorkloadId c = *store_.AddSwapping(lost, &dangling);
+  EXPECT_FALSE(IsValid(store_.Get(c).cluster_queue));
+  EXPECT_EQ(store_.ResolveQueue(dangling), std::nullopt);
+  EXPECT_EQ(store_.ResolveQueue(*lq), store_.ResolveQueue(lq->name_space, lq->name));
+}
+
 // The flavor-scan state is allocated only for a Workload that was scanned, and an erased
 // Workload's block lets it go: a later Workload in the same block (the store recycles blocks)
 // starts unscanned and holds none of its 80 bytes.
