@@ -125,7 +125,7 @@ struct Simulator::Impl {
     }
   }
   std::vector<ShardLog> flushed_;  // FlushLines' logs, by shard
-  std::vector<MergeHead> heads_;   // WriteLines: per shard, its next line
+  std::vector<MergeHead> heads_;   // WriteLines: the shards' next lines (MergeByTime's heap)
   size_t largest_flush = 0;        // the most lines WriteLines wrote at once
 
   engine::StatusOr<bool> Run(const std::string& path, ReplayReport& report);

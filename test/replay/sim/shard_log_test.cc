@@ -220,7 +220,7 @@ TEST(ShardLogTest, AppendIntoAHoldingLogMovesChunksAndKeepsEveryLine) {
 TEST(ShardLogTest, MergeByTimeGivesTheStableSortsOrder) {
   for (uint32_t seed = 1; seed <= 30; ++seed) {
     std::mt19937 rng(seed);
-    std::vector<ShardLog> logs(1 + rng() % 6);
+    std::vector<ShardLog> logs(1 + rng() % 24);        // heaps of one to 24 heads
     std::vector<std::pair<int64_t, std::string>> all;  // shard by shard, each in order
     for (size_t k = 0; k < logs.size(); ++k) {
       // Lines before 0, taken away below: up to 4, against up to 39 kept.
