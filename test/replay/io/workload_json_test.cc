@@ -991,11 +991,19 @@ TEST(WorkloadJsonTest, APodSetsTextReadBeforeSharesItsListAndReadsTheSame) {
 }
 
 // The fast path's gate: every byte printable ASCII and no backslash. Checked against the byte rule
-// for each byte value at each position of texts of 0..40 bytes (the vector loop takes 16 at a
-// time; positions 0, 15, 16, 31, 32 and the tail are where a wrong mask or bound would show).
+// for each byte value at each position of texts of 0..40 bytes and of lengths around the vector
+// loops' bounds (64 bytes a branch, then 16, then the last 16 overlapping: positions 0, 15, 16,
+// 63, 64 and the tail are where a wrong mask or bound would show).
 TEST(WorkloadJsonTest, PlainAsciiGateAgreesWithTheByteRuleAtEveryPosition) {
   auto plain_byte = [](unsigned char c) { return c >= 0x20 && c < 0x7f && c != '\\'; };
+  std::vector<size_t> lengths;
   for (size_t length = 0; length <= 40; ++length) {
+    lengths.push_back(length);
+  }
+  for (size_t length : {47, 48, 63, 64, 65, 79, 80, 95, 127, 128, 129, 143, 150}) {
+    lengths.push_back(length);
+  }
+  for (size_t length : lengths) {
     const std::string clean(length, 'a');
     ASSERT_TRUE(IsPlainAsciiJson(clean)) << length;
     for (size_t at = 0; at < length; ++at) {
