@@ -32,7 +32,8 @@ struct CacheLineAllocator {
   T* allocate(size_t n) {
     return static_cast<T*>(::operator new (Bytes(n), std::align_val_t{kLine}));
   }
-  void deallocate(T* p, size_t n) { ::operator delete (p, Bytes(n), std::align_val_t{kLine}); }
+  // The unsized form: clang has sized deallocation only with -fsized-deallocation.
+  void deallocate(T* p, size_t /*n*/) { ::operator delete (p, std::align_val_t{kLine}); }
   template <typename U>
   bool operator==(const CacheLineAllocator<U>& /*other*/) const {
     return true;
