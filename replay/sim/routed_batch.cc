@@ -8,6 +8,7 @@ namespace replay {
 void RoutedBatch::ResetOutcomes() {
   for (size_t k = 0; k < routed.size(); ++k) {
     outcomes[k].assign(routed[k].size(), Outcome{});
+    errors[k].clear();
     next[k] = 0;
   }
 }
@@ -17,11 +18,17 @@ void ApplyEvents(int k, ShardSimulator& shard, RoutedBatch& b, size_t begin, siz
   std::vector<Outcome>& out = b.outcomes[static_cast<size_t>(k)];
   for (size_t j = begin; j < end; ++j) {
     const size_t i = mine[j];
+    EventError error;
     if (b.route[i] == engine::ShardPlan::kEveryShard) {
       TraceEvent copy = b.lines[i].event;
-      out[j].applied = shard.Apply(copy, out[j].error);
+      out[j].applied = shard.Apply(copy, error);
     } else {
-      out[j].applied = shard.Apply(b.lines[i].event, out[j].error);
+      out[j].applied = shard.Apply(b.lines[i].event, error);
+    }
+    if (!out[j].applied) {
+      std::vector<EventError>& errors = b.errors[static_cast<size_t>(k)];
+      out[j].error = static_cast<uint32_t>(errors.size());
+      errors.push_back(std::move(error));
     }
   }
 }
@@ -31,7 +38,9 @@ bool ReplayStep(int k, ShardSimulator& shard, RoutedBatch& b, size_t slice_lines
   engine::PhaseScope profile(engine::Phase::kSimulate);
   const std::vector<size_t>& mine = b.routed[static_cast<size_t>(k)];
   const size_t max_lines = shard.log().size() + slice_lines;
-  size_t& next = b.next[static_cast<size_t>(k)];
+  // The cursor in a local, stored back once: the shards' cursors share a cache line, and two
+  // threads stepping two shards of one batch would move it between the cores at every event.
+  size_t next = b.next[static_cast<size_t>(k)];
   bool done = true;
   for (; next < mine.size(); ++next) {
     if (!shard.AdvanceWithin(b.lines[mine[next]].event.time, max_lines)) {
@@ -40,6 +49,7 @@ bool ReplayStep(int k, ShardSimulator& shard, RoutedBatch& b, size_t slice_lines
     }
     ApplyEvents(k, shard, b, next, next + 1);
   }
+  b.next[static_cast<size_t>(k)] = next;
   done = done && shard.AdvanceWithin(b.last_time, max_lines);
   if (final_lines != nullptr) {
     engine::PhaseScope output(engine::Phase::kOutput);
@@ -53,6 +63,7 @@ BatchSlots::BatchSlots(int64_t window, int shards)
   for (RoutedBatch& b : slots_) {
     b.routed.resize(static_cast<size_t>(shards));
     b.outcomes.resize(static_cast<size_t>(shards));
+    b.errors.resize(static_cast<size_t>(shards));
     b.next.resize(static_cast<size_t>(shards));
   }
   for (size_t i = slots_.size(); i-- > 0;) {

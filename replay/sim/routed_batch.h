@@ -11,7 +11,8 @@
 //   ReplayStep(k, shard, b, slice_lines, &final_lines);  // each shard, until it returns true
 //   slots.Get(number); ... slots.Release(number);         // the reader, once b is complete
 //
-// Thread safety: a slot's per-shard parts (routed[k] is read, outcomes[k] and next[k] written)
+// Thread safety: a slot's per-shard parts (routed[k] is read, outcomes[k], errors[k] and next[k]
+// written)
 // are used by shard k's step only; the rest is the reader's. BatchSlots is the reader's.
 #pragma once
 
@@ -26,25 +27,31 @@
 
 namespace replay {
 
-// What one shard made of one routed event.
+// What one shard made of one routed event: 8 bytes, written by the shard's thread and read by the
+// reader's, so that a batch's outcomes cross between the cores in few cache lines (an
+// EventError inline made it 120 bytes, two lines an event each way). A rejected event's error is
+// kept apart, in its shard's `errors`.
 struct Outcome {
   bool applied = false;
-  EventError error;
+  uint32_t error = 0;  // when not applied: its index in RoutedBatch::errors[shard]
 };
 
 struct RoutedBatch {
   std::vector<ParsedLine> lines;
-  size_t used = 0;                             // lines before --until
-  std::vector<int> route;                      // per used line: its shard or kEveryShard
-  std::vector<std::vector<size_t>> routed;     // per shard: its lines, in order
-  std::vector<std::vector<Outcome>> outcomes;  // per shard: per routed line
-  std::vector<size_t> next;                    // per shard: its next line (a step may pause)
+  size_t used = 0;                              // lines before --until
+  std::vector<int> route;                       // per used line: its shard or kEveryShard
+  std::vector<std::vector<size_t>> routed;      // per shard: its lines, in order
+  std::vector<std::vector<Outcome>> outcomes;   // per shard: per routed line
+  std::vector<std::vector<EventError>> errors;  // per shard: its rejected lines' errors
+  std::vector<size_t> next;                     // per shard: its next line (a step may pause)
   bool any_event = false;
   int64_t last_time = 0;
   int64_t file_bytes_read = 0;
 
   // After routing: every shard starts at its first line, with an outcome per routed line.
   void ResetOutcomes();
+  // The error of shard k's outcome `o` (not applied).
+  const EventError& ErrorOf(size_t k, const Outcome& o) const { return errors[k][o.error]; }
 };
 
 // Shard k applies its lines [begin, end) of `b` (indices into b.routed[k]), recording outcomes.

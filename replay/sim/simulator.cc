@@ -335,17 +335,19 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       EventError error;
       if (b.route[i] == engine::ShardPlan::kEveryShard) {
         for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
-          Outcome& o = b.outcomes[k][cursor[k]++];
+          const Outcome& o = b.outcomes[k][cursor[k]++];
           applied = applied || o.applied;
-          if (k == 0) {
-            error = o.error;
+          if (k == 0 && !o.applied) {
+            error = b.ErrorOf(k, o);
           }
         }
       } else {
         size_t k = static_cast<size_t>(b.route[i]);
-        Outcome& o = b.outcomes[k][cursor[k]++];
+        const Outcome& o = b.outcomes[k][cursor[k]++];
         applied = o.applied;
-        error = o.error;
+        if (!applied) {
+          error = b.ErrorOf(k, o);
+        }
       }
       if (applied) {
         ++report.events_applied;

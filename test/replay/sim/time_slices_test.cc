@@ -154,7 +154,7 @@ class TimeSlicesTest : public ParallelReplayTest {
       for (size_t k = 0; k < b.outcomes.size(); ++k) {
         for (const Outcome& o : b.outcomes[k]) {
           out.outcomes.push_back(std::to_string(k) + ": "
-                                 + (o.applied ? "applied" : o.error.ToString()));
+                                 + (o.applied ? "applied" : b.ErrorOf(k, o).ToString()));
         }
       }
       if (mode != Mode::kOneByOne) {
