@@ -1,6 +1,7 @@
 #include "engine/cluster.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "engine/base/check.h"
 
@@ -239,9 +240,19 @@ void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
   if (Index(id) == cq_state_.size()) {
     cq_state_.emplace_back();
     cq_state_.back().node = NodeFor(NodeKind::kClusterQueue, Index(id));
+    cq_exists_.push_back(0);
+    if (unresolved_local_queues_ > 0) {  // a LocalQueue named it before it existed
+      for (size_t i = 0; i < local_queues_.size(); ++i) {
+        if (!IsValid(local_queue_cq_[i]) && local_queues_[i].cluster_queue == spec.name) {
+          local_queue_cq_[i] = id;
+          --unresolved_local_queues_;
+        }
+      }
+    }
   }
   CqState& state = cq_state_[Index(id)];
   state.spec = spec;
+  cq_exists_[Index(id)] = 1;
   state.groups.clear();
   for (const ResourceGroupSpec& group_spec : spec.resource_groups) {
     ResourceGroup& group = state.groups.emplace_back();
@@ -273,6 +284,7 @@ void Cluster::DeleteClusterQueue(std::string_view name) {
   }
   CqState& state = cq_state_[Index(*id)];
   state.spec.reset();
+  cq_exists_[Index(*id)] = 0;
   state.groups.clear();
   state.flavor_lists = Fingerprint(state.groups);
   tree_.SetParent(state.node, kInvalidId<NodeId>);
@@ -285,9 +297,35 @@ void Cluster::UpsertLocalQueue(const LocalQueueSpec& spec) {
       local_queue_index_.emplace(spec.name_space + "/" + spec.name, local_queues_.size());
   if (inserted) {
     local_queues_.push_back(spec);
+    local_queue_cq_.push_back(kInvalidId<CqId>);
+    ++unresolved_local_queues_;
   } else {
+    stopped_local_queues_ -= local_queues_[it->second].stop_policy != StopPolicy::kNone ? 1 : 0;
     local_queues_[it->second] = spec;
   }
+  stopped_local_queues_ += spec.stop_policy != StopPolicy::kNone ? 1 : 0;
+  CqId& cq = local_queue_cq_[it->second];
+  const std::optional<CqId> found = cqs_.Find(spec.cluster_queue);
+  const bool was_resolved = IsValid(cq);
+  cq = found.value_or(kInvalidId<CqId>);
+  if (was_resolved != IsValid(cq)) {
+    unresolved_local_queues_ += was_resolved ? 1 : -1;  // size_t: wraps back exactly
+  }
+}
+
+std::optional<CqId> Cluster::ClusterQueueOf(const LocalQueueSpec& local_queue) const {
+  CqId cq = kInvalidId<CqId>;
+  const std::less<const LocalQueueSpec*> before;
+  if (!before(&local_queue, local_queues_.data())
+      && before(&local_queue, local_queues_.data() + local_queues_.size())) {
+    cq = local_queue_cq_[static_cast<size_t>(&local_queue - local_queues_.data())];
+  } else {  // a LocalQueueSpec of the caller's own: by its name
+    cq = cqs_.Find(local_queue.cluster_queue).value_or(kInvalidId<CqId>);
+  }
+  if (IsValid(cq) && Exists(cq)) {
+    return cq;
+  }
+  return std::nullopt;
 }
 
 const LocalQueueSpec* Cluster::FindLocalQueue(std::string_view name_space,

@@ -144,7 +144,7 @@ void QueueManager::LoadKeys(WorkloadId id, Entry& e) {
 }
 
 bool QueueManager::LocalQueueStopped(const Workload& w) const {
-  if (w.spec == nullptr) {
+  if (w.spec == nullptr || !cluster_.AnyLocalQueueStopped()) {
     return false;
   }
   const LocalQueueSpec* lq = cluster_.FindLocalQueue(w.spec->name_space, w.local_queue());

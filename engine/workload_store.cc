@@ -64,11 +64,7 @@ std::optional<CqId> WorkloadStore::ResolveQueue(const std::string& name_space,
 }
 
 std::optional<CqId> WorkloadStore::ResolveQueue(const LocalQueueSpec& local_queue) const {
-  std::optional<CqId> cq = cluster_.FindClusterQueue(local_queue.cluster_queue);
-  if (cq && cluster_.Exists(*cq)) {
-    return cq;
-  }
-  return std::nullopt;
+  return cluster_.ClusterQueueOf(local_queue);
 }
 
 int32_t WorkloadStore::ResolvePriority(const WorkloadSpec& spec) const {

@@ -2,6 +2,7 @@
 // model): the names the engine reads from the spec instead of copying them, the resources-invalid
 // flag whose message is made again when a nomination needs it, and the size of the one block a
 // live workload costs, which the documented bytes per live Workload rest on.
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -99,6 +100,77 @@ TEST_F(StoredWorkloadTest, AGivenLocalQueueResolvesAsTheStoresOwnLookup) {
   EXPECT_FALSE(IsValid(store_.Get(c).cluster_queue));
   EXPECT_EQ(store_.ResolveQueue(dangling), std::nullopt);
   EXPECT_EQ(store_.ResolveQueue(*lq), store_.ResolveQueue(lq->name_space, lq->name));
+}
+
+// Cluster::ClusterQueueOf answers from a per-LocalQueue id kept through edits: a LocalQueue named
+// before its ClusterQueue exists resolves once it is created, not while it is deleted, and follows
+// an edit of the LocalQueue to another ClusterQueue; each answer is the name lookup's.
+TEST_F(StoredWorkloadTest, LocalQueuesClusterQueueFollowsEditsAsTheNameLookupDoes) {
+  auto by_name = [&](const LocalQueueSpec& lq) -> std::optional<CqId> {
+    std::optional<CqId> cq = cluster_.FindClusterQueue(lq.cluster_queue);
+    return cq && cluster_.Exists(*cq) ? cq : std::nullopt;
+  };
+  LocalQueueSpec early;
+  early.name_space = "ns";
+  early.name = "early";
+  early.cluster_queue = "later";
+  cluster_.UpsertLocalQueue(early);
+  const LocalQueueSpec* lq = cluster_.FindLocalQueue("ns", "early");
+  ASSERT_NE(lq, nullptr);
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), std::nullopt);
+
+  ClusterQueueSpec later;
+  later.name = "later";
+  cluster_.UpsertClusterQueue(later);
+  lq = cluster_.FindLocalQueue("ns", "early");
+  ASSERT_TRUE(cluster_.ClusterQueueOf(*lq).has_value());
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), cluster_.FindClusterQueue("later"));
+  EXPECT_EQ(store_.ResolveQueue(*lq), by_name(*lq));
+
+  cluster_.DeleteClusterQueue("later");
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), std::nullopt);
+  cluster_.UpsertClusterQueue(later);
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), cluster_.FindClusterQueue("later"));
+
+  early.cluster_queue = "cq";
+  cluster_.UpsertLocalQueue(early);
+  lq = cluster_.FindLocalQueue("ns", "early");
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), cluster_.FindClusterQueue("cq"));
+  early.cluster_queue = "never-created";
+  cluster_.UpsertLocalQueue(early);
+  lq = cluster_.FindLocalQueue("ns", "early");
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), std::nullopt);
+  ClusterQueueSpec never;
+  never.name = "never-created";
+  cluster_.UpsertClusterQueue(never);
+  EXPECT_EQ(cluster_.ClusterQueueOf(*lq), cluster_.FindClusterQueue("never-created"));
+  for (const LocalQueueSpec& each : cluster_.local_queues()) {
+    EXPECT_EQ(cluster_.ClusterQueueOf(each), by_name(each)) << each.name;
+  }
+}
+
+// QueueManager skips the LocalQueue look-up of every push while no LocalQueue is stopped:
+// Cluster::AnyLocalQueueStopped counts stop policies through edits of the same LocalQueue.
+TEST_F(StoredWorkloadTest, AnyLocalQueueStoppedCountsStopPoliciesThroughEdits) {
+  EXPECT_FALSE(cluster_.AnyLocalQueueStopped());
+  LocalQueueSpec a;
+  a.name_space = "ns";
+  a.name = "a";
+  a.cluster_queue = "cq";
+  a.stop_policy = StopPolicy::kHold;
+  cluster_.UpsertLocalQueue(a);
+  EXPECT_TRUE(cluster_.AnyLocalQueueStopped());
+  a.stop_policy = StopPolicy::kHoldAndDrain;  // still stopped: counted once
+  cluster_.UpsertLocalQueue(a);
+  LocalQueueSpec b = a;
+  b.name = "b";
+  cluster_.UpsertLocalQueue(b);
+  a.stop_policy = StopPolicy::kNone;
+  cluster_.UpsertLocalQueue(a);
+  EXPECT_TRUE(cluster_.AnyLocalQueueStopped());  // b still is
+  b.stop_policy = StopPolicy::kNone;
+  cluster_.UpsertLocalQueue(b);
+  EXPECT_FALSE(cluster_.AnyLocalQueueStopped());
 }
 
 // The flavor-scan state is allocated only for a Workload that was scanned, and an erased
