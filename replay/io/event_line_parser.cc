@@ -13,6 +13,7 @@
 #include "engine/base/slash_join.h"
 #include "replay/io/event_reader.h"
 #include "replay/io/input_limits.h"
+#include "replay/io/literal_equals.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/pod_sets_by_text.h"
 #include "replay/io/time_parse.h"
@@ -246,17 +247,17 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
       return ReadResult::kError;
     }
     simdjson::ondemand::value value = field.value();
-    if (key == "type") {
+    if (Is(key, "type")) {
       std::string_view type;
       if (value.get_string().get(type) != simdjson::SUCCESS) {
         error = MakeEventError(EventErrorReason::kBadField, "type", "expected a string");
         return ReadResult::kError;
       }
-      if (type == "ADDED") {
+      if (Is(type, "ADDED")) {
         event.type = EventType::kAdded;
-      } else if (type == "MODIFIED") {
+      } else if (Is(type, "MODIFIED")) {
         event.type = EventType::kModified;
-      } else if (type == "DELETED") {
+      } else if (Is(type, "DELETED")) {
         event.type = EventType::kDeleted;
       } else {
         error =
@@ -267,7 +268,7 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
         return ReadResult::kError;
       }
       have_type = true;
-    } else if (key == "time") {
+    } else if (Is(key, "time")) {
       engine::StatusOr<int64_t> t = ParseTimeValue(value, /*duration=*/false);
       if (!t.ok()) {
         error = MakeEventError(EventErrorReason::kBadField, "time", t.status().message());
@@ -275,14 +276,14 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
       }
       event.time = *t;
       have_time = true;
-    } else if (key == "runtime" || key == "podsReadyAfter") {
+    } else if (Is(key, "runtime") || Is(key, "podsReadyAfter")) {
       engine::StatusOr<int64_t> d = ParseTimeValue(value, /*duration=*/true);
       if (!d.ok()) {
         error = MakeEventError(EventErrorReason::kBadField, std::string(key), d.status().message());
         return ReadResult::kError;
       }
-      (key == "runtime" ? event.runtime : event.pods_ready_after) = *d;
-    } else if (key == "object" && in_place_declined != nullptr) {
+      (Is(key, "runtime") ? event.runtime : event.pods_ready_after) = *d;
+    } else if (Is(key, "object") && in_place_declined != nullptr) {
       simdjson::ondemand::object object;
       if (have_in_place || value.get_object().get(object) != simdjson::SUCCESS
           || ParseWorkloadObjectFast(object, path, in_place, &impl_->pod_sets_by_text)
@@ -291,7 +292,7 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
         return ReadResult::kError;
       }
       have_in_place = true;
-    } else if (key == "object") {
+    } else if (Is(key, "object")) {
       simdjson::ondemand::object object;
       if (value.get_object().get(object) != simdjson::SUCCESS
           || object.raw_json().get(object_json) != simdjson::SUCCESS) {

@@ -4,6 +4,8 @@
 
 #include <simdjson.h>
 
+#include "replay/io/literal_equals.h"
+
 namespace replay {
 namespace {
 
@@ -27,11 +29,11 @@ bool ReadMetadata(od::value value, WorkloadRoute& w) {
       return false;
     }
     std::string_view text;
-    if (key == "name" || key == "namespace") {
+    if (Is(key, "name") || Is(key, "namespace")) {
       if (field.value().get_string().get(text) != simdjson::SUCCESS) {
         return false;
       }
-      if (key == "name") {
+      if (Is(key, "name")) {
         w.name.assign(text);
         has_name = true;
       } else {
@@ -62,18 +64,18 @@ Quick ReadObject(od::value value, WorkloadRoute& w) {
         || field.unescaped_key().get(key) != simdjson::SUCCESS) {
       return Quick::kFull;
     }
-    if (key == "kind") {
+    if (Is(key, "kind")) {
       std::string_view kind;
       if (field.value().get_string().get(kind) != simdjson::SUCCESS || kind != "Workload") {
         return Quick::kFull;
       }
       is_workload = true;
-    } else if (key == "metadata") {
+    } else if (Is(key, "metadata")) {
       if (!ReadMetadata(field.value(), w)) {
         return Quick::kFull;
       }
       has_metadata = true;
-    } else if (key == "spec") {
+    } else if (Is(key, "spec")) {
       od::object spec;
       std::string_view queue;
       if (field.value().get_object().get(spec) != simdjson::SUCCESS
@@ -82,7 +84,7 @@ Quick ReadObject(od::value value, WorkloadRoute& w) {
       }
       w.queue_name.assign(queue);
       has_queue = true;
-    } else if (key == "status") {
+    } else if (Is(key, "status")) {
       return Quick::kFull;  // an admission ties a ClusterQueue too: read it all
     }
   }
@@ -140,10 +142,11 @@ RoutingLineParser::Result RoutingLineParser::Route(const char* data, size_t size
           has_object = false;
           break;
         }
-        if (key == "type") {
+        if (Is(key, "type")) {
           std::string_view type;
-          deleted = field.value().get_string().get(type) == simdjson::SUCCESS && type == "DELETED";
-        } else if (key == "object") {
+          deleted =
+              field.value().get_string().get(type) == simdjson::SUCCESS && Is(type, "DELETED");
+        } else if (Is(key, "object")) {
           quick = ReadObject(field.value(), route);
           has_object = true;
           if (quick == Quick::kFull) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "replay/io/literal_equals.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -212,13 +214,13 @@ bool StringList(od::value value, std::vector<std::string>& out) {
 bool Requirements(od::value value, engine::ResourceList& requests, engine::ResourceList& limits) {
   uint32_t seen = 0;
   return ForEachField(value, [&](std::string_view key, od::value item) {
-    if (key == "requests") {
+    if (Is(key, "requests")) {
       return Once(seen, 1) && ResourceList(item, requests);
     }
-    if (key == "limits") {
+    if (Is(key, "limits")) {
       return Once(seen, 2) && ResourceList(item, limits);
     }
-    if (key == "claims") {
+    if (Is(key, "claims")) {
       return Once(seen, 4);  // not read by the slow path either
     }
     return false;
@@ -239,10 +241,10 @@ bool Containers(od::value value, bool init, std::vector<engine::ContainerResourc
     uint32_t seen = 0;
     // A container has many more fields; the slow path reads only these two.
     bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
-      if (key == "resources") {
+      if (Is(key, "resources")) {
         return Once(seen, 1) && Requirements(field, c.requests, c.limits);
       }
-      if (init && key == "restartPolicy") {
+      if (init && Is(key, "restartPolicy")) {
         std::string_view policy;
         if (!Once(seen, 2) || !String(field, policy) || policy != "Always") {
           return false;  // anything but Always is an error for an init container
@@ -260,10 +262,10 @@ bool Containers(od::value value, bool init, std::vector<engine::ContainerResourc
 bool MatchExpression(od::value value, engine::NodeSelectorRequirement& req) {
   uint32_t seen = 0;
   bool ok = ForEachField(value, [&](std::string_view key, od::value item) {
-    if (key == "key") {
+    if (Is(key, "key")) {
       return Once(seen, 1) && String(item, req.key) && !req.key.empty();
     }
-    if (key == "operator") {
+    if (Is(key, "operator")) {
       std::string_view op;
       if (!Once(seen, 2) || !String(item, op)
           || (op != "In" && op != "NotIn" && op != "Exists" && op != "DoesNotExist" && op != "Gt"
@@ -273,7 +275,7 @@ bool MatchExpression(od::value value, engine::NodeSelectorRequirement& req) {
       req.op.assign(op);
       return true;
     }
-    if (key == "values") {
+    if (Is(key, "values")) {
       return Once(seen, 4) && StringList(item, req.values);
     }
     return false;
@@ -288,7 +290,7 @@ bool Affinity(od::value value, std::vector<engine::NodeSelectorTerm>& terms) {
       engine::NodeSelectorTerm term;
       uint32_t seen = 0;
       bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
-        if (key == "matchExpressions") {
+        if (Is(key, "matchExpressions")) {
           return Once(seen, 1) && ForEachItem(field, [&](od::value expr) {
                    engine::NodeSelectorRequirement req;
                    if (!MatchExpression(expr, req)) {
@@ -298,7 +300,7 @@ bool Affinity(od::value value, std::vector<engine::NodeSelectorTerm>& terms) {
                    return true;
                  });
         }
-        return key == "matchFields" && Once(seen, 2);  // not read by the slow path
+        return Is(key, "matchFields") && Once(seen, 2);  // not read by the slow path
       });
       terms.push_back(std::move(term));
       return ok;
@@ -307,27 +309,27 @@ bool Affinity(od::value value, std::vector<engine::NodeSelectorTerm>& terms) {
   auto required = [&](od::value node) {
     uint32_t seen = 0;
     return ForEachField(node, [&](std::string_view key, od::value field) {
-      return key == "nodeSelectorTerms" && Once(seen, 1) && terms_list(field);
+      return Is(key, "nodeSelectorTerms") && Once(seen, 1) && terms_list(field);
     });
   };
   auto node_affinity = [&](od::value node) {
     uint32_t seen = 0;
     return ForEachField(node, [&](std::string_view key, od::value field) {
-      if (key == "requiredDuringSchedulingIgnoredDuringExecution") {
+      if (Is(key, "requiredDuringSchedulingIgnoredDuringExecution")) {
         return Once(seen, 1) && required(field);
       }
-      return key == "preferredDuringSchedulingIgnoredDuringExecution" && Once(seen, 2);
+      return Is(key, "preferredDuringSchedulingIgnoredDuringExecution") && Once(seen, 2);
     });
   };
   uint32_t seen = 0;
   return ForEachField(value, [&](std::string_view key, od::value field) {
-    if (key == "nodeAffinity") {
+    if (Is(key, "nodeAffinity")) {
       return Once(seen, 1) && node_affinity(field);
     }
-    if (key == "podAffinity") {
+    if (Is(key, "podAffinity")) {
       return Once(seen, 2);
     }
-    return key == "podAntiAffinity" && Once(seen, 4);
+    return Is(key, "podAntiAffinity") && Once(seen, 4);
   });
 }
 
@@ -336,19 +338,19 @@ bool Tolerations(od::value value, std::vector<engine::Toleration>& out) {
     engine::Toleration t;
     uint32_t seen = 0;
     bool ok = ForEachField(item, [&](std::string_view key, od::value field) {
-      if (key == "key") {
+      if (Is(key, "key")) {
         return Once(seen, 1) && String(field, t.key);
       }
-      if (key == "operator") {
+      if (Is(key, "operator")) {
         return Once(seen, 2) && String(field, t.op);
       }
-      if (key == "value") {
+      if (Is(key, "value")) {
         return Once(seen, 4) && String(field, t.value);
       }
-      if (key == "effect") {
+      if (Is(key, "effect")) {
         return Once(seen, 8) && String(field, t.effect);
       }
-      return key == "tolerationSeconds" && Once(seen, 16);  // not read by the slow path
+      return Is(key, "tolerationSeconds") && Once(seen, 16);  // not read by the slow path
     });
     if (!ok || (t.op != "Equal" && t.op != "Exists")
         || (!t.effect.empty() && t.effect != "NoSchedule" && t.effect != "PreferNoSchedule"
@@ -366,28 +368,28 @@ bool PodSpec(od::value value, engine::PodSetSpec& ps) {
   uint32_t seen = 0;
   engine::PodResources& res = ps.resources;
   bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
-    if (key == "containers") {
+    if (Is(key, "containers")) {
       return Once(seen, 1) && Containers(field, /*init=*/false, res.containers);
     }
-    if (key == "initContainers") {
+    if (Is(key, "initContainers")) {
       return Once(seen, 2) && Containers(field, /*init=*/true, res.init_containers);
     }
-    if (key == "overhead") {
+    if (Is(key, "overhead")) {
       return Once(seen, 4) && ResourceList(field, res.overhead);
     }
-    if (key == "resources") {
+    if (Is(key, "resources")) {
       return Once(seen, 8) && Requirements(field, res.pod_requests, res.pod_limits);
     }
-    if (key == "nodeSelector") {
+    if (Is(key, "nodeSelector")) {
       return Once(seen, 16) && StringMap(field, ps.node_selector);
     }
-    if (key == "affinity") {
+    if (Is(key, "affinity")) {
       return Once(seen, 32) && Affinity(field, ps.required_affinity);
     }
-    if (key == "tolerations") {
+    if (Is(key, "tolerations")) {
       return Once(seen, 64) && Tolerations(field, ps.tolerations);
     }
-    if (key == "priorityClassName") {
+    if (Is(key, "priorityClassName")) {
       return Once(seen, 128) && String(field, ps.priority_class_name);
     }
     return true;
@@ -398,13 +400,13 @@ bool PodSpec(od::value value, engine::PodSetSpec& ps) {
 bool PodSet(od::value value, engine::PodSetSpec& ps) {
   uint32_t seen = 0;
   bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
-    if (key == "name") {
+    if (Is(key, "name")) {
       return Once(seen, 1) && String(field, ps.name) && engine::IsDns1123Label(ps.name);
     }
-    if (key == "count") {
+    if (Is(key, "count")) {
       return Once(seen, 2) && Int32(field, 0, ps.count);
     }
-    if (key == "minCount") {
+    if (Is(key, "minCount")) {
       int32_t min_count = 0;
       if (!Once(seen, 4) || !Int32(field, 1, min_count)) {
         return false;
@@ -412,7 +414,7 @@ bool PodSet(od::value value, engine::PodSetSpec& ps) {
       ps.min_count = min_count;
       return true;
     }
-    if (key == "template") {
+    if (Is(key, "template")) {
       uint32_t template_seen = 0;
       return Once(seen, 8)
              && ForEachField(field,
@@ -425,7 +427,7 @@ bool PodSet(od::value value, engine::PodSetSpec& ps) {
                              })
              && (template_seen & 1) != 0;
     }
-    return key == "topologyRequest" && Once(seen, 16);  // not read by the slow path
+    return Is(key, "topologyRequest") && Once(seen, 16);  // not read by the slow path
   });
   return ok && (seen & 8) != 0 && (!ps.min_count.has_value() || *ps.min_count <= ps.count);
 }
@@ -499,13 +501,13 @@ struct PriorityFields {
 bool PriorityClassRef(od::value value, PriorityFields& pf) {
   uint32_t seen = 0;
   bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
-    if (key == "group") {
+    if (Is(key, "group")) {
       return Once(seen, 1) && String(field, pf.group);
     }
-    if (key == "kind") {
+    if (Is(key, "kind")) {
       return Once(seen, 2) && String(field, pf.kind);
     }
-    if (key == "name") {
+    if (Is(key, "name")) {
       return Once(seen, 4) && String(field, pf.name);
     }
     return false;
@@ -516,16 +518,16 @@ bool PriorityClassRef(od::value value, PriorityFields& pf) {
 bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSetsByText* memo) {
   uint32_t seen = 0;
   return ForEachField(value, [&](std::string_view key, od::value field) {
-    if (key == "podSets") {
+    if (Is(key, "podSets")) {
       return Once(seen, 1)
              && (memo != nullptr ? PodSetsByTextOrRead(field, *memo, wl.pod_sets)
                                  : PodSets(field, wl.pod_sets.Mutable()));
     }
-    if (key == "queueName") {
+    if (Is(key, "queueName")) {
       return Once(seen, 2) && String(field, wl.queue_name)
              && (wl.queue_name.empty() || engine::IsDns1123Subdomain(wl.queue_name));
     }
-    if (key == "priority") {
+    if (Is(key, "priority")) {
       int32_t priority = 0;
       if (!Once(seen, 4) || !Int32(field, std::numeric_limits<int32_t>::min(), priority)) {
         return false;
@@ -533,10 +535,10 @@ bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSets
       wl.priority = priority;
       return true;
     }
-    if (key == "active") {
+    if (Is(key, "active")) {
       return Once(seen, 8) && Bool(field, wl.active);
     }
-    if (key == "maximumExecutionTimeSeconds") {
+    if (Is(key, "maximumExecutionTimeSeconds")) {
       int32_t seconds = 0;
       if (!Once(seen, 16) || !Int32(field, 1, seconds)) {
         return false;
@@ -544,15 +546,15 @@ bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSets
       wl.maximum_execution_time_seconds = seconds;
       return true;
     }
-    if (key == "priorityClassRef") {
+    if (Is(key, "priorityClassRef")) {
       pf.has_ref = true;
       return Once(seen, 32) && PriorityClassRef(field, pf);
     }
-    if (key == "priorityClassName") {
+    if (Is(key, "priorityClassName")) {
       pf.has_class_name = true;
       return Once(seen, 64) && String(field, pf.class_name);
     }
-    if (key == "priorityClassSource") {
+    if (Is(key, "priorityClassSource")) {
       pf.has_source = true;
       return Once(seen, 128) && String(field, pf.source);
     }
@@ -584,8 +586,8 @@ bool ResolvePriorityClass(const PriorityFields& pf, bool v1beta1, engine::Worklo
       return false;
     }
     if (pf.has_ref) {
-      const bool kueue = pf.group == "kueue.x-k8s.io" && pf.kind == "WorkloadPriorityClass";
-      const bool pod = pf.group == "scheduling.k8s.io" && pf.kind == "PriorityClass";
+      const bool kueue = pf.group == "kueue.x-k8s.io" && Is(pf.kind, "WorkloadPriorityClass");
+      const bool pod = pf.group == "scheduling.k8s.io" && Is(pf.kind, "PriorityClass");
       if ((!kueue && !pod) || pf.name.empty() || !engine::IsDns1123Subdomain(pf.name)) {
         return false;
       }
@@ -601,17 +603,17 @@ bool ResolvePriorityClass(const PriorityFields& pf, bool v1beta1, engine::Worklo
 bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
   uint32_t seen = 0;
   bool ok = ForEachField(value, [&](std::string_view key, od::value field) {
-    if (key == "name") {
+    if (Is(key, "name")) {
       return Once(seen, 1) && String(field, wl.name);
     }
-    if (key == "namespace") {
+    if (Is(key, "namespace")) {
       has_namespace = true;
       return Once(seen, 2) && String(field, wl.name_space);
     }
-    if (key == "uid") {
+    if (Is(key, "uid")) {
       return Once(seen, 4) && String(field, wl.uid);
     }
-    if (key == "creationTimestamp") {
+    if (Is(key, "creationTimestamp")) {
       std::string_view text;
       if (!Once(seen, 8) || !String(field, text)) {
         return false;
@@ -623,7 +625,7 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
       wl.creation_time = *t;
       return true;
     }
-    if (key == "labels") {
+    if (Is(key, "labels")) {
       bool class_seen = false;
       return Once(seen, 16) && ForEachField(field, [&](std::string_view k, od::value v) {
                std::string_view text;
@@ -640,7 +642,7 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
                return true;
              });
     }
-    if (key == "annotations") {
+    if (Is(key, "annotations")) {
       bool runtime_seen = false;
       return Once(seen, 32) && ForEachField(field, [&](std::string_view k, od::value v) {
                std::string_view text;
@@ -680,17 +682,17 @@ FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
     const std::string_view key = RawView(field.key());
     od::value value = field.value();
     bool ok = false;
-    if (key == "apiVersion") {
+    if (Is(key, "apiVersion")) {
       std::string_view api_version;
       ok = Once(seen, 1) && String(value, api_version)
            && (api_version == "kueue.x-k8s.io/v1beta2" || api_version == "kueue.x-k8s.io/v1beta1");
       v1beta1 = api_version == "kueue.x-k8s.io/v1beta1";
-    } else if (key == "kind") {
+    } else if (Is(key, "kind")) {
       std::string_view kind;
-      ok = Once(seen, 2) && String(value, kind) && kind == "Workload";
-    } else if (key == "metadata") {
+      ok = Once(seen, 2) && String(value, kind) && Is(kind, "Workload");
+    } else if (Is(key, "metadata")) {
       ok = Once(seen, 4) && Metadata(value, out, has_namespace);
-    } else if (key == "spec") {
+    } else if (Is(key, "spec")) {
       ok = Once(seen, 8) && Spec(value, out, pf, pod_sets_by_text);
     }
     // `status` and unknown keys fall back.

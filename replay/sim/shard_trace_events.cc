@@ -1,6 +1,7 @@
 // Trace events applied to one shard: Workload ADDED/MODIFIED/DELETED, device and configuration
 // changes (replay/sim/shard_simulator_impl.h).
 #include "engine/base/string_map.h"
+#include "replay/io/literal_equals.h"
 #include "replay/sim/shard_simulator_impl.h"
 
 namespace replay {
@@ -361,7 +362,7 @@ bool ShardSimulator::Impl::ApplyConfig(TraceEvent& event, EventError& error) {
 }
 
 bool ShardSimulator::Impl::Apply(TraceEvent& event, EventError& error) {
-  if (event.kind != "Workload") {
+  if (!Is(event.kind, "Workload")) {
     return ApplyConfig(event, error);
   }
   switch (event.type) {

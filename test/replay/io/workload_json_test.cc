@@ -28,6 +28,7 @@
 #include "replay/generate/synthetic_generator.h"
 #include "replay/io/event_reader.h"
 #include "replay/io/input_limits.h"
+#include "replay/io/literal_equals.h"
 #include "replay/io/manifest_loader.h"
 
 #include <yaml-cpp/yaml.h>
@@ -389,6 +390,23 @@ std::vector<std::string> YamlCorpusFiles() {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// The parsers' key compare (replay/io/literal_equals.h) is string_view's ==: equal text only,
+// not a prefix, an extension, a different case or a text with a NUL inside.
+TEST(WorkloadJsonTest, LiteralCompareIsStringViewEquality) {
+  const std::string_view cases[] = {
+      "",         "k",         "kind",    "kin",      "kinds",
+      "Kind",     "kine",      "spec",    "metadata", "metadat",
+      "metadatA", "metadataa", "podSets", "podSetsX", std::string_view("kin\0", 4)};
+  for (std::string_view text : cases) {
+    SCOPED_TRACE(std::string(text));
+    EXPECT_EQ(Is(text, "kind"), text == "kind");
+    EXPECT_EQ(Is(text, "metadata"), text == "metadata");
+    EXPECT_EQ(Is(text, "podSets"), text == "podSets");
+    EXPECT_EQ(Is(text, ""), text.empty());
+  }
+  static_assert(Is("Workload", "Workload") && !Is("Workloads", "Workload"));
 }
 
 TEST(WorkloadJsonTest, YamlCorpusAgrees) {
