@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,15 @@
 namespace replay {
 
 engine::StatusOr<int64_t> ParseRfc3339(std::string_view text);
+
+namespace internal {
+// ParseRfc3339's fast path: text in the layout YYYY-MM-DDThh:mm:ss[.d{1,9}]Z (upper case, in
+// range) as ParseRfc3339 reads it; nullopt for any other text, valid or not, which the general
+// parser then reads. Exposed for the test that compares the two.
+std::optional<int64_t> ParseRfc3339Common(std::string_view text);
+// ParseRfc3339 without the fast path: every layout RFC 3339 allows, and the errors.
+engine::StatusOr<int64_t> ParseRfc3339General(std::string_view text);
+}  // namespace internal
 
 // The inverse, for messages and round trips: "2024-03-19T20:49:17Z", with a 6-digit fraction
 // only when the value has one ("...:17.250000Z").

@@ -2,6 +2,8 @@
 #include "replay/io/time_parse.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -44,6 +46,69 @@ TEST(TimeParseTest, CalendarEdges) {
   EXPECT_EQ(Micros("1600-03-01T00:00:00Z"), -11670912000LL * 1000000);
   EXPECT_EQ(Micros("9999-12-31T23:59:59Z"), 253402300799LL * 1000000);
   EXPECT_EQ(Micros("0001-01-01T00:00:00Z"), -62135596800LL * 1000000);
+}
+
+// The fast path (internal::ParseRfc3339Common) reads what the general parser reads, to the
+// microsecond, and leaves everything else to it: random timestamps in and out of range, with 0 to
+// 12 fraction digits, lower case, offsets, and one or two characters mutated.
+TEST(TimeParseTest, FastPathAgreesWithTheGeneralParser) {
+  std::mt19937_64 rng(20261205);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const std::string noise = "0123456789-:.TtZz+ xA\x00";
+  int fast = 0;
+  int general_only = 0;
+  for (int i = 0; i < 200000; ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", pick(0, 9999), pick(0, 13),
+                  pick(0, 32), pick(0, 24), pick(0, 60), pick(0, 60));
+    std::string text = buf;
+    const int fraction = pick(-3, 12);  // below 1: none
+    if (fraction > 0) {
+      text += '.';
+      for (int d = 0; d < fraction; ++d) {
+        text += static_cast<char>('0' + pick(0, 9));
+      }
+    }
+    switch (pick(0, 7)) {
+      case 0:
+        text += "+01:30";
+        break;
+      case 1:
+        text += 'z';
+        break;
+      default:
+        text += 'Z';
+    }
+    for (int m = pick(-6, 2); m > 0; --m) {  // mostly none
+      text[static_cast<size_t>(pick(0, static_cast<int>(text.size()) - 1))] =
+          noise[static_cast<size_t>(pick(0, static_cast<int>(noise.size()) - 1))];
+    }
+    if (pick(0, 20) == 0) {
+      text.pop_back();
+    }
+    SCOPED_TRACE(text);
+    const std::optional<int64_t> common = internal::ParseRfc3339Common(text);
+    const engine::StatusOr<int64_t> general = internal::ParseRfc3339General(text);
+    const engine::StatusOr<int64_t> both = ParseRfc3339(text);
+    ASSERT_EQ(both.ok(), general.ok());
+    if (general.ok()) {
+      ASSERT_EQ(*both, *general);
+    } else {
+      ASSERT_EQ(both.status().message(), general.status().message());
+    }
+    if (common.has_value()) {
+      ASSERT_TRUE(general.ok());
+      ASSERT_EQ(*common, *general);
+      ++fast;
+    } else if (general.ok()) {
+      ++general_only;
+    }
+  }
+  // Both kinds were met often: the comparison covered the fast path and what it declines.
+  EXPECT_GT(fast, 20000);
+  EXPECT_GT(general_only, 5000);
+  EXPECT_EQ(internal::ParseRfc3339Common("2026-01-01T00:00:09.982462Z"),
+            std::optional<int64_t>(Micros("2026-01-01T00:00:09.982462Z")));
 }
 
 TEST(TimeParseTest, Errors) {
