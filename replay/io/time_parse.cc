@@ -93,7 +93,9 @@ engine::Status Bad(std::string_view text, std::string_view why) {
 
 namespace {
 
-// The digits of text[from, from + n) as a number, or -1 when one of them is not a digit.
+// The digits of text[from, from + n) as a number, or -1 when one of them is not a digit. Not
+// Digits(): the caller has checked the length once, and Digits' bounds check and cursor per field
+// took back 1.5 M of the fast path's 3.6 M instructions saved (callgrind, moderate 50k).
 constexpr int64_t FixedDigits(std::string_view text, size_t from, size_t n) {
   int64_t v = 0;
   for (size_t i = from; i < from + n; ++i) {
