@@ -6,14 +6,53 @@
 
 namespace replay {
 
+ShardLog& ShardLog::operator=(ShardLog&& other) noexcept {
+  if (this != &other) {
+    ReleaseAll();
+    chunks_ = std::move(other.chunks_);
+    active_ = std::exchange(other.active_, 0);
+    head_ = std::exchange(other.head_, 0);
+    used_ = std::exchange(other.used_, 0);
+    times_ = std::move(other.times_);
+    ends_ = std::move(other.ends_);
+    firsts_ = std::move(other.firsts_);
+    other.chunks_.clear();
+    other.times_.clear();
+    other.ends_.clear();
+    other.firsts_.clear();
+  }
+  return *this;
+}
+
+ShardLog::~ShardLog() {
+  ReleaseAll();
+}
+
+void ShardLog::Release(Chunk& chunk) {
+  if (chunk.capacity == kMaxChunkBytes) {
+    LineChunkPool::Shared().Give(std::move(chunk.bytes));
+  }
+  chunk.bytes.reset();
+  chunk.capacity = 0;
+}
+
+void ShardLog::ReleaseAll() {
+  for (Chunk& chunk : chunks_) {
+    Release(chunk);
+  }
+  chunks_.clear();
+}
+
 void ShardLog::StartChunk(size_t bytes) {
   const size_t next =
-      active_ == 0 ? kFirstChunkBytes : std::min(chunks_[active_ - 1].capacity * 2, kMaxChunkBytes);
+      active_ == 0 ? kFirstChunkBytes : std::min(chunks_[active_ - 1].capacity * 4, kMaxChunkBytes);
   const size_t capacity = std::max(next, bytes);
   if (active_ < chunks_.size() && chunks_[active_].capacity >= bytes) {
     ++active_;  // a spare chunk kept by Clear
   } else {
-    Chunk chunk{std::make_unique_for_overwrite<char[]>(capacity), capacity};
+    Chunk chunk{capacity == kMaxChunkBytes ? LineChunkPool::Shared().Take()
+                                           : std::make_unique_for_overwrite<char[]>(capacity),
+                capacity};
     chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(active_), std::move(chunk));
     ++active_;
   }
@@ -50,11 +89,16 @@ void ShardLog::Clear() {
   firsts_.clear();
   active_ = 0;
   used_ = 0;
+  // The small chunks stay (in their order, up to kKeptBytes); the others are released.
   size_t kept = 0;
   size_t keep = 0;
-  while (keep < chunks_.size() && kept + chunks_[keep].capacity <= kKeptBytes) {
-    kept += chunks_[keep].capacity;
-    ++keep;
+  for (Chunk& chunk : chunks_) {
+    if (chunk.capacity < kMaxChunkBytes && kept + chunk.capacity <= kKeptBytes) {
+      kept += chunk.capacity;
+      std::swap(chunks_[keep++], chunk);
+    } else {
+      Release(chunk);
+    }
   }
   chunks_.resize(keep);
 }
@@ -114,6 +158,14 @@ void ShardLog::DropFront(size_t n) {
   }
 }
 
+size_t ShardLog::held_bytes() const {
+  size_t bytes = 0;
+  for (size_t c = 0; c < active_; ++c) {
+    bytes += chunks_[c].capacity;
+  }
+  return bytes;
+}
+
 void ShardLog::Append(ShardLog& from) {
   if (size() == 0) {
     std::swap(*this, from);  // `from` gets this log's spare chunks
@@ -124,33 +176,44 @@ void ShardLog::Append(ShardLog& from) {
     from.Clear();
     return;
   }
-  // `from`'s chunks in use move over whole, after this log's (the unused end of this log's last
-  // chunk stays unused): the lines are not copied, and no fresh page is touched for them. Only a
-  // first chunk whose first lines were dropped (DropFront) has its live lines copied, since a
-  // chunk's first indexed line starts at its first byte.
-  size_t moved_from = 0;
-  if (from.head_ > from.firsts_[0]) {
-    const size_t end = from.firsts_.size() > 1 ? from.firsts_[1] : from.ends_.size();
-    for (size_t i = from.head_; i < end; ++i) {
-      Write(from.times_[i], from.LineAt(i));
+  // A chunk of `from` that is full-size and nearly full (or holds a line above the full size) moves
+  // over whole, after this log's chunks: its lines are not copied. The lines of any other chunk
+  // (the small first chunks of a log, a last chunk partly written, a first chunk whose first lines
+  // were dropped, since a chunk's first indexed line starts at its first byte) are copied after
+  // this log's lines, into its own last chunk while it has room. A log that holds the lines of
+  // many hand-overs then holds them packed: moving every chunk kept each hand-over's small chunks
+  // and half-written last chunk, 197 MB of chunks for about 70 MB of lines waiting (16 trees,
+  // 2 threads, massif).
+  for (size_t c = 0; c < from.active_; ++c) {
+    const size_t first = std::max(from.firsts_[c], from.head_);
+    const size_t end = c + 1 < from.active_ ? from.firsts_[c + 1] : from.ends_.size();
+    if (first >= end) {
+      continue;  // every line of it dropped
     }
-    moved_from = 1;
-  }
-  for (size_t c = moved_from; c < from.active_; ++c) {
-    const auto first = static_cast<std::ptrdiff_t>(from.firsts_[c]);
-    const auto end =
-        static_cast<std::ptrdiff_t>(c + 1 < from.active_ ? from.firsts_[c + 1] : from.ends_.size());
-    chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(active_),
-                   std::move(from.chunks_[c]));
+    Chunk& chunk = from.chunks_[c];
+    const bool whole = first == from.firsts_[c];
+    const bool full = chunk.capacity > kMaxChunkBytes
+                      || (chunk.capacity == kMaxChunkBytes
+                          && from.ends_[end - 1] >= kMaxChunkBytes - kMaxChunkBytes / kPackedShare);
+    if (!whole || !full) {
+      for (size_t i = first; i < end; ++i) {
+        Write(from.times_[i], from.LineAt(i));
+      }
+      continue;
+    }
+    // Moved out: `from` drops the emptied entry below.
+    Chunk moved{std::move(chunk.bytes), std::exchange(chunk.capacity, 0)};
+    chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(active_), std::move(moved));
     ++active_;
     firsts_.push_back(ends_.size());
-    times_.insert(times_.end(), from.times_.begin() + first, from.times_.begin() + end);
-    ends_.insert(ends_.end(), from.ends_.begin() + first, from.ends_.begin() + end);
+    times_.insert(times_.end(), from.times_.begin() + static_cast<std::ptrdiff_t>(first),
+                  from.times_.begin() + static_cast<std::ptrdiff_t>(end));
+    ends_.insert(ends_.end(), from.ends_.begin() + static_cast<std::ptrdiff_t>(first),
+                 from.ends_.begin() + static_cast<std::ptrdiff_t>(end));
     used_ = ends_.back();
   }
-  from.chunks_.erase(from.chunks_.begin() + static_cast<std::ptrdiff_t>(moved_from),
-                     from.chunks_.begin() + static_cast<std::ptrdiff_t>(from.active_));
-  from.active_ = moved_from;
+  std::erase_if(from.chunks_, [](const Chunk& chunk) { return chunk.bytes == nullptr; });
+  from.active_ = 0;
   from.Clear();
 }
 

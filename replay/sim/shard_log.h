@@ -6,9 +6,11 @@
 //
 // A shard may write a hundred megabytes between two takes: a batch of a congested trace covers
 // hours of virtual time (a 20,000-workload 16-tree trace wrote 126 MB, 541,844 lines, in one).
-// Lines are therefore kept back to back in chunks that grow from 4 KiB to 1 MiB and then stay at
-// 1 MiB, not in one string: that string was copied whole at every doubling into fresh pages (a
-// sixth of all the page faults of that replay) and held twice its size while it grew.
+// Lines are therefore kept back to back in chunks that grow from 4 KiB to 1 MiB (×4 a chunk) and
+// then stay at 1 MiB, not in one string: that string was copied whole at every doubling into fresh
+// pages (a sixth of all the page faults of that replay) and held twice its size while it grew. The
+// 1 MiB chunks come from, and go back to, the process's LineChunkPool (line_chunk_pool.h): a log
+// keeps only its small first chunks when emptied.
 //
 //   ShardLog log;                      // the shard writes:
 //   log.Write(now, line);
@@ -26,12 +28,22 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "replay/sim/line_chunk_pool.h"
 
 namespace replay {
 
 class ShardLog {
  public:
+  ShardLog() = default;
+  ShardLog(ShardLog&& other) noexcept { *this = std::move(other); }
+  ShardLog& operator=(ShardLog&& other) noexcept;
+  ShardLog(const ShardLog&) = delete;
+  ShardLog& operator=(const ShardLog&) = delete;
+  ~ShardLog();  // its full-size chunks go back to the pool
+
   void Write(int64_t time, std::string_view line);
   size_t size() const { return ends_.size() - head_; }
   int64_t Time(size_t i) const { return times_[head_ + i]; }
@@ -46,23 +58,35 @@ class ShardLog {
   // final_lines.h) is not copied again at every take.
   void TakeBefore(int64_t time, ShardLog& out);
   // Moves every line of `from` after this log's lines (their times must not be earlier) and
-  // leaves `from` empty. Into an empty log the two trade chunks; otherwise `from`'s chunks move
-  // over after this log's, and only the lines of a first chunk that lost lines from its front are
-  // copied (at most one chunk). `from` keeps its spare chunks.
+  // leaves `from` empty. Into an empty log the two trade chunks; otherwise `from`'s full-size
+  // chunks that are at least 7/8 written move over whole, after this log's, and the lines of its
+  // other chunks are copied: a log appended to again and again holds its lines packed. `from`
+  // keeps its spare chunks.
   void Append(ShardLog& from);
-  // Drops the lines. The first chunks (up to kKeptBytes) stay for the next lines, the rest is
-  // freed: a take of a hundred megabytes does not stay held.
+  // The bytes of the chunks that hold lines (the memory the lines take, with the chunks' unused
+  // ends).
+  size_t held_bytes() const;
+  // Drops the lines. The small chunks (4 to 256 KiB, up to kKeptBytes) stay for the next lines;
+  // the full-size ones go back to the pool and any larger one (a line above 1 MiB) is freed: a
+  // take of a hundred megabytes does not stay held by one log.
   void Clear();
 
   static constexpr size_t kFirstChunkBytes = size_t{4} << 10;
-  static constexpr size_t kMaxChunkBytes = size_t{1} << 20;
-  static constexpr size_t kKeptBytes = size_t{2} << 20;
+  static constexpr size_t kMaxChunkBytes = LineChunkPool::kChunkBytes;
+  // The chunks before the first full-size one: 4 + 16 + 64 + 256 KiB.
+  static constexpr size_t kKeptBytes = size_t{340} << 10;
+  // Append moves a full-size chunk whole when at most 1/kPackedShare of it is unused.
+  static constexpr size_t kPackedShare = 8;
 
  private:
   struct Chunk {
     std::unique_ptr<char[]> bytes;
     size_t capacity = 0;
   };
+  // A chunk no log holds any more: to the pool when full-size, else freed.
+  static void Release(Chunk& chunk);
+  // Every chunk released (destruction and move assignment).
+  void ReleaseAll();
   // Makes chunks_[active_] (reused when large enough, else a new one) the one written to, with
   // room for `bytes`.
   void StartChunk(size_t bytes);
