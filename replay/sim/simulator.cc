@@ -26,6 +26,7 @@
 #include "replay/io/time_parse.h"
 #include "replay/sim/final_lines.h"
 #include "replay/sim/latency_histogram.h"
+#include "replay/sim/line_chunk_pool.h"
 #include "replay/sim/progress_bar.h"
 #include "replay/sim/replay_stats.h"
 #include "replay/sim/routed_batch.h"
@@ -523,6 +524,9 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     });
   }
   FlushLines(kNever);
+  // Every line is written: the free decision-line chunks (up to 32 MiB) go back to the allocator
+  // for the reports.
+  LineChunkPool::Shared().Trim();
   progress.Show(reader.file_bytes_read(), report.events_read, last_time, true);
 
   // One end for every shard: the last instant anything changed anywhere (or --until).
