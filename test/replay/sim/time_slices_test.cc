@@ -51,6 +51,8 @@ struct Written {
   size_t drain_lines = 0;    // and the lines they wrote
   // Per shard, per event routed to it in order: "<shard>: applied" or the error it got.
   std::vector<std::string> outcomes;
+  int64_t decisions = 0;        // the shards' decisions (cycle entries)
+  int64_t latency_samples = 0;  // and the entries their decision-latency histograms counted
 };
 
 // The flush TimeSlices is given, recording what it writes in `out`.
@@ -171,6 +173,12 @@ class TimeSlicesTest : public ParallelReplayTest {
     }
     ForEachShard(engine, arena, [](int, ShardSimulator& s) { s.AdvanceTo(kNever); });
     writer.Flush(kNever);
+    for (int k = 0; k < engine.num_shards(); ++k) {
+      engine.With(k, [&](ShardSimulator& s) {
+        out.decisions += s.decisions();
+        out.latency_samples += s.decision_latency().Count();
+      });
+    }
     return out;
   }
 
@@ -237,6 +245,21 @@ TEST_F(TimeSlicesTest, DrainWritesFinalLinesStepByStepAndTheLinesOfOneAdvance) {
     EXPECT_GT(drained.drain_lines, 1000U);
     EXPECT_TRUE(SameLines(drained.lines, whole.lines));
   }
+}
+
+// The cycle clock is read only when the report shows the decision latency it measures
+// (SimulatorOptions::timings): under --no-timings no cycle is timed, and the lines are the same.
+TEST_F(TimeSlicesTest, CyclesAreTimedOnlyWhenTimingsAreReported) {
+  Read(ParallelEventReader::kDefaultBatchLines);
+  options_.timings = false;
+  const Written untimed = Replay(1, Mode::kSlices, kManyLines);
+  options_.timings = true;
+  const Written timed = Replay(1, Mode::kSlices, kManyLines);
+  EXPECT_GT(untimed.decisions, 1000);
+  EXPECT_EQ(untimed.latency_samples, 0);
+  EXPECT_EQ(timed.decisions, untimed.decisions);
+  EXPECT_EQ(timed.latency_samples, timed.decisions);
+  EXPECT_TRUE(SameLines(timed.lines, untimed.lines));
 }
 
 // A shard pauses once it has written `slice_lines` lines in a step, and only the lines before the
