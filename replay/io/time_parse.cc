@@ -393,7 +393,51 @@ bool ScaledDecimal(std::string_view s, size_t& pos, int64_t unit_micros, int64_t
 
 }  // namespace
 
+namespace internal {
+
+std::optional<int64_t> ParseGoDurationCommon(std::string_view text) {
+  // At most 9 digits: 999,999,999 h is 3.6e18 us, inside int64, so no overflow check.
+  constexpr size_t kMaxDigits = 9;
+  size_t digits = 0;
+  int64_t whole = 0;
+  while (digits < text.size() && digits <= kMaxDigits && IsDigit(text[digits])) {
+    whole = whole * 10 + (text[digits] - '0');
+    ++digits;
+  }
+  if (digits == 0 || digits > kMaxDigits) {
+    return std::nullopt;
+  }
+  const std::string_view unit = text.substr(digits);
+  int64_t unit_micros = 0;
+  if (unit == "ms") {
+    unit_micros = 1'000;
+  } else if (unit == "s") {
+    unit_micros = 1'000'000;
+  } else if (unit == "m") {
+    unit_micros = 60'000'000;
+  } else if (unit == "h") {
+    unit_micros = 3'600'000'000;
+  } else if (unit == "us") {
+    unit_micros = 1;
+  } else {
+    return std::nullopt;  // no unit, ns, µs, a fraction, several numbers: the general loop
+  }
+  return whole * unit_micros;
+}
+
+}  // namespace internal
+
 engine::StatusOr<int64_t> ParseGoDuration(std::string_view text) {
+  // Every runtime of a generated or imported trace ("65968ms") in one pass: the general loop
+  // below took 368 instructions for it (callgrind, the issue-22 moderate trace: 0.9 % of the
+  // replay's).
+  if (std::optional<int64_t> micros = internal::ParseGoDurationCommon(text)) {
+    return *micros;
+  }
+  return internal::ParseGoDurationGeneral(text);
+}
+
+engine::StatusOr<int64_t> internal::ParseGoDurationGeneral(std::string_view text) {
   if (text == "0") {
     return int64_t{0};
   }

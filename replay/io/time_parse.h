@@ -64,6 +64,16 @@ class Rfc3339Text {
 // negative); overflow is an error.
 engine::StatusOr<int64_t> ParseGoDuration(std::string_view text);
 
+namespace internal {
+// ParseGoDuration's fast path: a whole number of at most 9 digits and one unit of h, m, s, ms or
+// us ("65968ms", the generators' and importers' form), as ParseGoDuration reads it; nullopt for
+// any other text, valid or not, which the general loop then reads. Exposed for the test that
+// compares the two.
+std::optional<int64_t> ParseGoDurationCommon(std::string_view text);
+// ParseGoDuration without the fast path: every form, and the errors.
+engine::StatusOr<int64_t> ParseGoDurationGeneral(std::string_view text);
+}  // namespace internal
+
 // Seconds as a number (events' `time` and durations): exact to the microsecond for the decimal
 // text ("1767603601.25"), so that no floating-point rounding reaches the virtual clock.
 engine::StatusOr<int64_t> ParseDecimalSeconds(std::string_view text);

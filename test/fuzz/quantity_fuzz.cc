@@ -1,10 +1,10 @@
 // File: test/fuzz/quantity_fuzz.cc
 //
 // The number parsers: Kubernetes quantities (decimal, canonical request and quota amounts),
-// RFC 3339 times (the fixed-layout fast path checked against the general parser), Go durations,
-// decimal seconds and the importers' whole numbers. Beyond "no crash, no sanitizer report": every
-// value that parses prints back to text that parses to the same value (the reports and messages
-// print what the engine computed from these).
+// RFC 3339 times (the fixed-layout fast path checked against the general parser), Go durations
+// (the whole-number fast path likewise), decimal seconds and the importers' whole numbers. Beyond
+// "no crash, no sanitizer report": every value that parses prints back to text that parses to the
+// same value (the reports and messages print what the engine computed from these).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The fixed-layout fast path answers only what the general parser answers the same way.
   if (const std::optional<int64_t> fast = replay::internal::ParseRfc3339Common(text)) {
     const engine::StatusOr<int64_t> general = replay::internal::ParseRfc3339General(text);
+    FUZZ_CHECK(general.ok() && *general == *fast);
+  }
+  // The duration fast path likewise.
+  if (const std::optional<int64_t> fast = replay::internal::ParseGoDurationCommon(text)) {
+    const engine::StatusOr<int64_t> general = replay::internal::ParseGoDurationGeneral(text);
     FUZZ_CHECK(general.ok() && *general == *fast);
   }
   if (engine::StatusOr<int64_t> d = replay::ParseGoDuration(text); d.ok()) {
