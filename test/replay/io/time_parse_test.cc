@@ -21,6 +21,30 @@ int64_t Micros(const std::string& text) {
   return t.ok() ? *t : -1;
 }
 
+// What a parser with a fast path answers (`both`) is what its general path answers, value or
+// error; and the fast path (`common`) answers only what the general path answers the same way.
+// Counts the texts the fast path answered and those only the general path did.
+struct FastPathTally {
+  int fast = 0;
+  int general_only = 0;
+};
+void CheckFastPath(const std::optional<int64_t>& common, const engine::StatusOr<int64_t>& general,
+                   const engine::StatusOr<int64_t>& both, FastPathTally& tally) {
+  ASSERT_EQ(both.ok(), general.ok());
+  if (general.ok()) {
+    ASSERT_EQ(*both, *general);
+  } else {
+    ASSERT_EQ(both.status().message(), general.status().message());
+  }
+  if (common.has_value()) {
+    ASSERT_TRUE(general.ok());
+    ASSERT_EQ(*common, *general);
+    ++tally.fast;
+  } else if (general.ok()) {
+    ++tally.general_only;
+  }
+}
+
 TEST(TimeParseTest, UtcAndFractions) {
   EXPECT_EQ(Micros("1970-01-01T00:00:00Z"), 0);
   EXPECT_EQ(Micros("2024-03-19T20:49:17Z"), 1710881357000000);
@@ -56,8 +80,7 @@ TEST(TimeParseTest, FastPathAgreesWithTheGeneralParser) {
   std::mt19937_64 rng(20261205);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const std::string noise = "0123456789-:.TtZz+ xA\x00";
-  int fast = 0;
-  int general_only = 0;
+  FastPathTally tally;
   for (int i = 0; i < 200000; ++i) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", pick(0, 9999), pick(0, 13),
@@ -91,23 +114,11 @@ TEST(TimeParseTest, FastPathAgreesWithTheGeneralParser) {
     const std::optional<int64_t> common = internal::ParseRfc3339Common(text);
     const engine::StatusOr<int64_t> general = internal::ParseRfc3339General(text);
     const engine::StatusOr<int64_t> both = ParseRfc3339(text);
-    ASSERT_EQ(both.ok(), general.ok());
-    if (general.ok()) {
-      ASSERT_EQ(*both, *general);
-    } else {
-      ASSERT_EQ(both.status().message(), general.status().message());
-    }
-    if (common.has_value()) {
-      ASSERT_TRUE(general.ok());
-      ASSERT_EQ(*common, *general);
-      ++fast;
-    } else if (general.ok()) {
-      ++general_only;
-    }
+    ASSERT_NO_FATAL_FAILURE(CheckFastPath(common, general, both, tally));
   }
   // Both kinds were met often: the comparison covered the fast path and what it declines.
-  EXPECT_GT(fast, 20000);
-  EXPECT_GT(general_only, 5000);
+  EXPECT_GT(tally.fast, 20000);
+  EXPECT_GT(tally.general_only, 5000);
   EXPECT_EQ(internal::ParseRfc3339Common("2026-01-01T00:00:09.982462Z"),
             std::optional<int64_t>(Micros("2026-01-01T00:00:09.982462Z")));
 }
@@ -120,8 +131,7 @@ TEST(TimeParseTest, DurationFastPathAgreesWithTheGeneralLoop) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const std::vector<std::string> units = {"h", "m", "s", "ms", "us", "ns", "\u00b5s", "", "x"};
   const std::string noise = "0123456789.hmsun x";
-  int fast = 0;
-  int general_only = 0;
+  FastPathTally tally;
   for (int i = 0; i < 200000; ++i) {
     std::string text;
     for (int part = pick(-2, 1); part >= 0; --part) {  // mostly one number and unit, else two
@@ -144,23 +154,11 @@ TEST(TimeParseTest, DurationFastPathAgreesWithTheGeneralLoop) {
     const std::optional<int64_t> common = internal::ParseGoDurationCommon(text);
     const engine::StatusOr<int64_t> general = internal::ParseGoDurationGeneral(text);
     const engine::StatusOr<int64_t> both = ParseGoDuration(text);
-    ASSERT_EQ(both.ok(), general.ok());
-    if (general.ok()) {
-      ASSERT_EQ(*both, *general);
-    } else {
-      ASSERT_EQ(both.status().message(), general.status().message());
-    }
-    if (common.has_value()) {
-      ASSERT_TRUE(general.ok());
-      ASSERT_EQ(*common, *general);
-      ++fast;
-    } else if (general.ok()) {
-      ++general_only;
-    }
+    ASSERT_NO_FATAL_FAILURE(CheckFastPath(common, general, both, tally));
   }
   // Both kinds were met often: the comparison covered the fast path and what it declines.
-  EXPECT_GT(fast, 10000);  // 15,798 with this seed
-  EXPECT_GT(general_only, 5000);
+  EXPECT_GT(tally.fast, 10000);  // 15,798 with this seed
+  EXPECT_GT(tally.general_only, 5000);
   // The generators' form, and the largest whole numbers on either side of the 9-digit bound.
   EXPECT_EQ(internal::ParseGoDurationCommon("65968ms"), std::optional<int64_t>(65968000));
   EXPECT_EQ(internal::ParseGoDurationCommon("999999999h"),
