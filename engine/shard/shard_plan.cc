@@ -24,6 +24,13 @@ int ShardPlan::ShardOfWorkload(const WorkloadSpec& w) const {
   return ShardOf("LocalQueue", SlashKey(w.name_space, w.queue_name).view());
 }
 
+int ShardPlan::RouteToLocalQueue(std::string_view name_space, std::string_view queue_name) const {
+  if (num_shards() <= 1) {
+    return 0;
+  }
+  return ShardOf("LocalQueue", SlashKey(name_space, queue_name).view());
+}
+
 int ShardPlan::Route(std::string_view kind, std::string_view name,
                      const ClusterSpec* object) const {
   if (num_shards() <= 1) {
@@ -144,11 +151,20 @@ void ShardPlanner::AddWorkload(const WorkloadSpec& w) {
 void ShardPlanner::AddWorkloadNames(std::string_view name_space, std::string_view name,
                                     std::string_view queue_name,
                                     std::string_view admitted_cluster_queue) {
-  uint32_t node = Node("LocalQueue", SlashKey(name_space, queue_name).view());
+  uint32_t node = LocalQueueNode(name_space, queue_name);
   if (!admitted_cluster_queue.empty()) {
     Join(node, Node("ClusterQueue", admitted_cluster_queue));
   }
-  workload_hashes_[node].push_back(
+  AddWorkloadName(node, name_space, name);
+}
+
+uint32_t ShardPlanner::LocalQueueNode(std::string_view name_space, std::string_view queue_name) {
+  return Node("LocalQueue", SlashKey(name_space, queue_name).view());
+}
+
+void ShardPlanner::AddWorkloadName(uint32_t local_queue_node, std::string_view name_space,
+                                   std::string_view name) {
+  workload_hashes_[local_queue_node].push_back(
       std::hash<std::string_view>{}(SlashKey(name_space, name).view()));
   if (++workload_entries_ >= next_dedup_) {
     DedupWorkloadHashes();

@@ -61,6 +61,9 @@ class ShardPlan {
   // object as its event states it (one entry in the list of its kind); null for a deletion, which
   // names an object but not its queue.
   int Route(std::string_view kind, std::string_view name, const ClusterSpec* object) const;
+  // Route's answer for a Workload event whose Workload is in LocalQueue `name_space`/`queue_name`
+  // and has no status.admission ClusterQueue (replay/sim/local_queue_routes.h keeps it per queue).
+  int RouteToLocalQueue(std::string_view name_space, std::string_view queue_name) const;
   // The part of the manifests shard `shard` holds: its Cohorts, ClusterQueues, LocalQueues and
   // Workloads, and every object that belongs to no tree but the Namespaces: the shards read one
   // table of their labels, shared (engine/namespace_labels.h), not a copy each.
@@ -96,6 +99,12 @@ class ShardPlanner {
   // AddManifests of a spec holding only that Workload does, without building the spec).
   void AddWorkloadNames(std::string_view name_space, std::string_view name,
                         std::string_view queue_name, std::string_view admitted_cluster_queue);
+  // AddWorkloadNames(name_space, name, queue_name, "") in two parts, the first of which a caller
+  // may keep per LocalQueue (replay/sim/local_queue_routes.h): the node of the LocalQueue, then
+  // the Workload name under it. Node numbers never change.
+  uint32_t LocalQueueNode(std::string_view name_space, std::string_view queue_name);
+  void AddWorkloadName(uint32_t local_queue_node, std::string_view name_space,
+                       std::string_view name);
 
  private:
   uint32_t Node(std::string_view kind, std::string_view name);

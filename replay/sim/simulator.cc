@@ -27,6 +27,7 @@
 #include "replay/sim/final_lines.h"
 #include "replay/sim/latency_histogram.h"
 #include "replay/sim/line_chunk_pool.h"
+#include "replay/sim/local_queue_routes.h"
 #include "replay/sim/progress_bar.h"
 #include "replay/sim/replay_stats.h"
 #include "replay/sim/routed_batch.h"
@@ -244,6 +245,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
                                            log != nullptr, &arena);
   const int n = engine->num_shards();
   const engine::ShardPlan& plan = engine->plan();
+  LocalQueueRoutes routes(plan, trace_planner.has_value() ? &*trace_planner : nullptr);
   // Heads of a large cycle are nominated on the same threads as the shards (nested loops).
   ArenaLoop nomination_loop(arena);
   class LoopGuard {
@@ -409,18 +411,31 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       for (size_t i = 0; i < b.used; ++i) {
         const ParsedLine& l = b.lines[i];
-        if (trace_planner.has_value()) {
-          PlanLine(*trace_planner, l);
-        }
-        if (l.result != ReadResult::kEvent) {
-          continue;
+        // A plain Workload event is routed, and its names added to the trace's plan, by its
+        // LocalQueue's kept route; any other line as RouteEvent and PlanLine say.
+        const engine::WorkloadSpec* plain = PlainWorkload(l);
+        int route = 0;
+        if (plain != nullptr) {
+          const LocalQueueRoutes::Route r = routes.Get(plain->name_space, plain->queue_name);
+          if (trace_planner.has_value()) {
+            trace_planner->AddWorkloadName(r.node, plain->name_space, plain->name);
+          }
+          route = r.shard;
+        } else {
+          if (trace_planner.has_value()) {
+            PlanLine(*trace_planner, l);
+          }
+          if (l.result != ReadResult::kEvent) {
+            continue;
+          }
+          route = RouteEvent(plan, l.event);
         }
         if (!started) {
           start(l.event.time);
         }
         b.any_event = true;
         last_time = l.event.time;
-        b.route[i] = RouteEvent(plan, l.event);
+        b.route[i] = route;
         if (b.route[i] == engine::ShardPlan::kEveryShard) {
           for (auto& r : b.routed) {
             r.push_back(i);

@@ -13,6 +13,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/shard/shard_plan.h"
+#include "replay/sim/local_queue_routes.h"
 #include "replay/sim/sharded_replay.h"
 #include "test/replay/sim/tree_traces_fixture.h"
 
@@ -242,6 +243,64 @@ TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
   add("ns-2", "moved", "c");  // queue "c" of ns-2 is the solo ClusterQueue's
   engine::ShardPlan plan = planner.Build(false);
   EXPECT_EQ(plan.num_shards(), 3);
+}
+
+// LocalQueueRoutes (replay/sim/local_queue_routes.h) answers a plain Workload event as RouteEvent
+// and PlanLine do: random Workload events over three namespaces and four queues (one of no tree),
+// some admitted, some deleted, some moving between queues, routed and planned both ways.
+TEST(ShardPlanTest, KeptLocalQueueRoutesAnswerAsRouteAndPlanLine) {
+  LoadResult load = ThreeTreesAndASolo();
+  ASSERT_TRUE(load.ok());
+  engine::ShardPlanner from_manifests;
+  from_manifests.AddManifests(load.spec);
+  const engine::ShardPlan plan = from_manifests.Build(false);
+  engine::ShardPlanner general;
+  engine::ShardPlanner kept;
+  general.AddManifests(load.spec);
+  kept.AddManifests(load.spec);
+  LocalQueueRoutes routes(plan, &kept);
+  const char* spaces[] = {"ns-0", "ns-1", "ns-2"};
+  const char* queues[] = {"a", "b", "c", "nowhere"};
+  unsigned seed = 7;
+  auto pick = [&](unsigned n) {
+    seed = seed * 1103515245 + 12345;
+    return (seed >> 16) % n;
+  };
+  int plain = 0;
+  for (int i = 0; i < 2000; ++i) {
+    ParsedLine line;
+    line.result = ReadResult::kEvent;
+    TraceEvent& e = line.event;
+    e.kind = "Workload";
+    e.type = pick(10) == 0 ? EventType::kDeleted : EventType::kAdded;
+    engine::WorkloadSpec w;
+    w.name_space = spaces[pick(3)];
+    w.name = "w-" + std::to_string(pick(300));
+    w.queue_name = queues[pick(4)];
+    if (pick(8) == 0) {
+      engine::AdmissionSpec admission;
+      admission.cluster_queue = "cq-1-a";
+      w.admission = admission;
+    }
+    e.name = std::string(w.name_space.view()) + "/" + w.name;
+    if (e.type != EventType::kDeleted) {
+      e.object.workloads.push_back(w);
+    }
+    const int expected = RouteEvent(plan, e);
+    PlanLine(general, line);
+    if (const engine::WorkloadSpec* p = PlainWorkload(line)) {
+      ++plain;
+      const LocalQueueRoutes::Route r = routes.Get(p->name_space, p->queue_name);
+      kept.AddWorkloadName(r.node, p->name_space, p->name);
+      ASSERT_EQ(r.shard, expected) << e.name << " in " << std::string(p->queue_name.view());
+    } else {
+      PlanLine(kept, line);
+    }
+  }
+  EXPECT_GT(plain, 1000);
+  EXPECT_LE(routes.size(), 12U);
+  EXPECT_TRUE(kept.Build(false) == general.Build(false));
+  EXPECT_LT(general.Build(false).num_shards(), plan.num_shards());  // the moves tied trees
 }
 
 }  // namespace
