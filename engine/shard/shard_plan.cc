@@ -21,14 +21,15 @@ int ShardPlan::ShardOfWorkload(const WorkloadSpec& w) const {
   if (w.admission && !w.admission->cluster_queue.empty()) {
     return ShardOf("ClusterQueue", w.admission->cluster_queue);
   }
-  return ShardOf("LocalQueue", SlashKey(w.name_space, w.queue_name).view());
+  return ShardOfLocalQueue(w.name_space, w.queue_name);
+}
+
+int ShardPlan::ShardOfLocalQueue(std::string_view name_space, std::string_view queue_name) const {
+  return ShardOf("LocalQueue", SlashKey(name_space, queue_name).view());
 }
 
 int ShardPlan::RouteToLocalQueue(std::string_view name_space, std::string_view queue_name) const {
-  if (num_shards() <= 1) {
-    return 0;
-  }
-  return ShardOf("LocalQueue", SlashKey(name_space, queue_name).view());
+  return num_shards() <= 1 ? 0 : ShardOfLocalQueue(name_space, queue_name);
 }
 
 int ShardPlan::Route(std::string_view kind, std::string_view name,

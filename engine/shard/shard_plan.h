@@ -80,6 +80,7 @@ class ShardPlan {
   friend class ShardPlanner;
   int ShardOf(std::string_view kind, std::string_view name) const;
   int ShardOfWorkload(const WorkloadSpec& w) const;
+  int ShardOfLocalQueue(std::string_view name_space, std::string_view queue_name) const;
 
   std::vector<std::string> labels_;
   StringMap<int> shard_of_;  // "<kind>/<name>" → shard, looked up without building the key

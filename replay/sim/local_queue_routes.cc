@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "replay/sim/sharded_replay.h"
+
 namespace replay {
 
 const engine::WorkloadSpec* PlainWorkload(const ParsedLine& line) {
@@ -33,6 +35,23 @@ LocalQueueRoutes::Route LocalQueueRoutes::Get(std::string_view name_space,
     routes_.emplace(std::string(key.view()), route);
   }
   return route;
+}
+
+std::optional<int> LocalQueueRoutes::RouteAndPlan(const ParsedLine& line) {
+  if (const engine::WorkloadSpec* plain = PlainWorkload(line)) {
+    const Route route = Get(plain->name_space, plain->queue_name);
+    if (planner_ != nullptr) {
+      planner_->AddWorkloadName(route.node, plain->name_space, plain->name);
+    }
+    return route.shard;
+  }
+  if (planner_ != nullptr) {
+    PlanLine(*planner_, line);
+  }
+  if (line.result != ReadResult::kEvent) {
+    return std::nullopt;
+  }
+  return RouteEvent(plan_, line.event);
 }
 
 }  // namespace replay

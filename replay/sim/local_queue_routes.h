@@ -13,11 +13,9 @@
 // status.admission ClusterQueue. Route and the planner's AddManifests would answer it from those
 // names alone, as Get and ShardPlanner::AddWorkloadName do.
 //
-//   LocalQueueRoutes routes(plan, planner);            // planner: null when nothing is checked
-//   if (const engine::WorkloadSpec* w = PlainWorkload(line)) {
-//     LocalQueueRoutes::Route r = routes.Get(w->name_space, w->queue_name);
-//     shard = r.shard;  if (planner) planner->AddWorkloadName(r.node, w->name_space, w->name);
-//   }
+//   LocalQueueRoutes routes(plan, planner);  // planner: null when nothing is checked
+//   for (const ParsedLine& line : batch)
+//     if (std::optional<int> shard = routes.RouteAndPlan(line)) ...;  // else not an event
 //
 // Memory: one entry per distinct queue, at most kMaxQueues (a trace naming more is answered
 // without keeping the rest). Thread safety: none (the reader's).
@@ -25,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "engine/base/string_map.h"
@@ -50,6 +49,11 @@ class LocalQueueRoutes {
       : plan_(plan), planner_(planner) {}
 
   Route Get(std::string_view name_space, std::string_view queue_name);
+  // Any line of the trace: routed, and added to the planner (when there is one), as RouteEvent
+  // and PlanLine (replay/sim/sharded_replay.h) would, a plain Workload event through Get. The
+  // shard or ShardPlan::kEveryShard; nullopt for a line that is not an event (planned all the
+  // same, as PlanLine plans a rejected line the first pass reads).
+  std::optional<int> RouteAndPlan(const ParsedLine& line);
   size_t size() const { return routes_.size(); }
 
  private:

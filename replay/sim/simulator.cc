@@ -411,31 +411,18 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       }
       for (size_t i = 0; i < b.used; ++i) {
         const ParsedLine& l = b.lines[i];
-        // A plain Workload event is routed, and its names added to the trace's plan, by its
-        // LocalQueue's kept route; any other line as RouteEvent and PlanLine say.
-        const engine::WorkloadSpec* plain = PlainWorkload(l);
-        int route = 0;
-        if (plain != nullptr) {
-          const LocalQueueRoutes::Route r = routes.Get(plain->name_space, plain->queue_name);
-          if (trace_planner.has_value()) {
-            trace_planner->AddWorkloadName(r.node, plain->name_space, plain->name);
-          }
-          route = r.shard;
-        } else {
-          if (trace_planner.has_value()) {
-            PlanLine(*trace_planner, l);
-          }
-          if (l.result != ReadResult::kEvent) {
-            continue;
-          }
-          route = RouteEvent(plan, l.event);
+        // Routed, and added to the trace's plan when it is checked (a plain Workload event by
+        // its LocalQueue's kept route).
+        const std::optional<int> route = routes.RouteAndPlan(l);
+        if (!route.has_value()) {
+          continue;
         }
         if (!started) {
           start(l.event.time);
         }
         b.any_event = true;
         last_time = l.event.time;
-        b.route[i] = route;
+        b.route[i] = *route;
         if (b.route[i] == engine::ShardPlan::kEveryShard) {
           for (auto& r : b.routed) {
             r.push_back(i);

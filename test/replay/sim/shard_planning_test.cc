@@ -246,8 +246,9 @@ TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
 }
 
 // LocalQueueRoutes (replay/sim/local_queue_routes.h) answers a plain Workload event as RouteEvent
-// and PlanLine do: random Workload events over three namespaces and four queues (one of no tree),
-// some admitted, some deleted, some moving between queues, routed and planned both ways.
+// and PlanLine do (RouteAndPlan): random Workload events over three namespaces and four queues (one
+// of no tree), some admitted, some deleted, some moving between queues, routed and planned both
+// ways.
 TEST(ShardPlanTest, KeptLocalQueueRoutesAnswerAsRouteAndPlanLine) {
   LoadResult load = ThreeTreesAndASolo();
   ASSERT_TRUE(load.ok());
@@ -288,14 +289,8 @@ TEST(ShardPlanTest, KeptLocalQueueRoutesAnswerAsRouteAndPlanLine) {
     }
     const int expected = RouteEvent(plan, e);
     PlanLine(general, line);
-    if (const engine::WorkloadSpec* p = PlainWorkload(line)) {
-      ++plain;
-      const LocalQueueRoutes::Route r = routes.Get(p->name_space, p->queue_name);
-      kept.AddWorkloadName(r.node, p->name_space, p->name);
-      ASSERT_EQ(r.shard, expected) << e.name << " in " << std::string(p->queue_name.view());
-    } else {
-      PlanLine(kept, line);
-    }
+    plain += PlainWorkload(line) != nullptr ? 1 : 0;
+    ASSERT_EQ(routes.RouteAndPlan(line), std::optional<int>(expected)) << e.name;
   }
   EXPECT_GT(plain, 1000);
   EXPECT_LE(routes.size(), 12U);
