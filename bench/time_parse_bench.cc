@@ -55,15 +55,24 @@ void Run(benchmark::State& state, const std::vector<std::string>& times, Parse p
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(times.size()));
 }
 
-void BM_ParseRfc3339_FixedLayout(benchmark::State& state) {
-  const std::vector<std::string> times = Times(false);
-  for (const std::string& t : times) {
-    if (!replay::internal::ParseRfc3339Common(t).has_value()) {
+// Run, on texts every one of which the fast path `common` reads.
+template <typename Common, typename Parse>
+void RunFastPath(benchmark::State& state, const std::vector<std::string>& texts, Common common,
+                 Parse parse) {
+  for (const std::string& t : texts) {
+    if (!common(t).has_value()) {
       state.SkipWithError(("fixture misses the fast path: " + t).c_str());
       return;
     }
   }
-  Run(state, times, [](const std::string& t) { return replay::ParseRfc3339(t); });
+  Run(state, texts, parse);
+}
+
+void BM_ParseRfc3339_FixedLayout(benchmark::State& state) {
+  RunFastPath(
+      state, Times(false),
+      [](const std::string& t) { return replay::internal::ParseRfc3339Common(t); },
+      [](const std::string& t) { return replay::ParseRfc3339(t); });
 }
 BENCHMARK(BM_ParseRfc3339_FixedLayout);
 
@@ -90,14 +99,10 @@ std::vector<std::string> Durations() {
 }
 
 void BM_ParseGoDuration_WholeNumber(benchmark::State& state) {
-  const std::vector<std::string> texts = Durations();
-  for (const std::string& t : texts) {
-    if (!replay::internal::ParseGoDurationCommon(t).has_value()) {
-      state.SkipWithError(("fixture misses the fast path: " + t).c_str());
-      return;
-    }
-  }
-  Run(state, texts, [](const std::string& t) { return replay::ParseGoDuration(t); });
+  RunFastPath(
+      state, Durations(),
+      [](const std::string& t) { return replay::internal::ParseGoDurationCommon(t); },
+      [](const std::string& t) { return replay::ParseGoDuration(t); });
 }
 BENCHMARK(BM_ParseGoDuration_WholeNumber);
 
