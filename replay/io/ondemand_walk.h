@@ -9,8 +9,13 @@
 // Thread safety: none needed (stateless); the values belong to one parser.
 #pragma once
 
+#include <bit>
 #include <string_view>
 #include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <simdjson.h>
 
@@ -19,14 +24,29 @@ namespace replay::ondemand_walk {
 namespace od = simdjson::ondemand;
 
 // The bytes of a JSON string token up to its closing quote, without unescaping: for text that is
-// known to hold no escapes (the fast path checks plain ASCII first).
+// known to hold no escapes (the fast path checks plain ASCII first). The quote is looked for 16
+// bytes at a time: keys and names are 4 to 30 bytes, and the byte loop was 2.2 % of the moderate
+// trace's instructions (issue 22). A load may read up to 15 bytes past the quote, which stays
+// inside what simdjson reads itself: stage 1 found the quote inside the document, and a document
+// is iterated only with SIMDJSON_PADDING (64) readable bytes after it.
 inline std::string_view RawView(od::raw_json_string raw) {
   const char* begin = raw.raw();
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  for (const char* p = begin;; p += 16) {
+    const auto found = static_cast<unsigned>(_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), quote)));
+    if (found != 0) {
+      return {begin, static_cast<size_t>(p - begin) + static_cast<size_t>(std::countr_zero(found))};
+    }
+  }
+#else
   const char* end = begin;
   while (*end != '"') {
     ++end;
   }
   return {begin, static_cast<size_t>(end - begin)};
+#endif
 }
 
 // Calls f(key, value) for each field of the object `value`; false if it is not one or f fails.
