@@ -88,6 +88,13 @@ class ShardPlan {
 
 class ShardPlanner {
  public:
+  // When the Workload names kept first fold their repeats (DedupWorkloadHashes), then whenever
+  // they have doubled: 8 MiB of names. A trace up to that many Workload events is never sorted
+  // before Build (the moderate 1,000,000-workload trace of issue 22 is not).
+  static constexpr size_t kFirstDedup = size_t{1} << 20;
+  // `first_dedup`: kFirstDedup, or fewer for a test of the folds.
+  explicit ShardPlanner(size_t first_dedup = kFirstDedup) : next_dedup_(first_dedup) {}
+
   void AddManifests(const ClusterSpec& spec);
   // Every object of the trace's events is added with AddManifests too, rejected ones included
   // (their names do no harm: the replay reads Workload lines for this with
@@ -127,13 +134,20 @@ class ShardPlanner {
   // Sorts every queue's list of Workload name hashes and drops repeats.
   void DedupWorkloadHashes() const;
 
-  // Per queue node, the hashes of "ns/name" of the Workload events that name it, sorted and
-  // deduplicated whenever they have doubled: 8 bytes per Workload of the trace, in 512-byte
+  // The Workload events that name one LocalQueue node: the hashes of their "ns/name", sorted and
+  // deduplicated whenever they have doubled, 8 bytes per Workload of the trace, in 512-byte
   // chunks (no reallocation doubling the peak). It was one list of (hash, node) pairs, 16 bytes:
   // the pass over a 10,000,000-workload trace peaked at 183 MiB, above the replay's own 72 MiB.
-  mutable std::unordered_map<uint32_t, std::deque<uint64_t>> workload_hashes_;
+  struct QueueNames {
+    uint32_t name_space = 0;  // the LocalQueue's namespace, an index in namespaces_
+    std::deque<uint64_t> hashes;
+  };
+  // Sorts `names`' hashes and drops repeats; returns how many were dropped.
+  static size_t Dedup(QueueNames& names);
+  mutable std::unordered_map<uint32_t, QueueNames> workload_hashes_;  // by LocalQueue node
+  StringMap<uint32_t> namespaces_;                                    // namespace -> index
   mutable size_t workload_entries_ = 0;
-  size_t next_dedup_ = size_t{1} << 16;
+  size_t next_dedup_;
   std::vector<std::string> keys_;
   mutable std::vector<uint32_t> parent_;
   std::unordered_map<std::string, std::vector<uint32_t>> queues_covering_;  // resource → CQ nodes

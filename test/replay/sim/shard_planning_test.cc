@@ -212,24 +212,30 @@ TEST(ShardPlanTest, TreesTiedAnywhereInTheTraceShareAShard) {
   EXPECT_EQ(part.flavors.size(), 1u);
 }
 
+// A Workload event naming `ns`/`name` in LocalQueue `queue`, planned.
+void PlanWorkload(engine::ShardPlanner& planner, const std::string& ns, const std::string& name,
+                  const std::string& queue) {
+  TraceEvent e;
+  e.kind = "Workload";
+  e.name = ns + "/" + name;
+  engine::WorkloadSpec w;
+  w.name_space = ns;
+  w.name = name;
+  w.queue_name = queue;
+  e.object.workloads.push_back(w);
+  PlanEvent(planner, e);
+}
+
 // The planner keeps, per queue, the names of its Workload events and drops repeats whenever they
-// have doubled (from 65,536): a name seen again after many others, in another tree's queue, still
-// ties the trees; one seen again in the same queue ties nothing.
+// have doubled (here from 65,536): a name seen again after many others, in another tree's queue,
+// still ties the trees; one seen again in the same queue ties nothing.
 TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
   LoadResult load = ThreeTreesAndASolo();
   ASSERT_TRUE(load.ok());
-  engine::ShardPlanner planner;
+  engine::ShardPlanner planner(/*first_dedup=*/size_t{1} << 16);
   planner.AddManifests(load.spec);
   auto add = [&](const std::string& ns, const std::string& name, const std::string& queue) {
-    TraceEvent e;
-    e.kind = "Workload";
-    e.name = ns + "/" + name;
-    engine::WorkloadSpec w;
-    w.name_space = ns;
-    w.name = name;
-    w.queue_name = queue;
-    e.object.workloads.push_back(w);
-    PlanEvent(planner, e);
+    PlanWorkload(planner, ns, name, queue);
   };
   add("ns-2", "moved", "a");
   add("ns-2", "stays", "c");
@@ -243,6 +249,38 @@ TEST(ShardPlanTest, AWorkloadSeenAgainAfterManyOthersStillTiesItsQueues) {
   add("ns-2", "moved", "c");  // queue "c" of ns-2 is the solo ClusterQueue's
   engine::ShardPlan plan = planner.Build(false);
   EXPECT_EQ(plan.num_shards(), 3);
+}
+
+// Names tie the queues of their own namespace ("ns/name" is one Workload), and the planner merges
+// the names of a namespace only once it has named two queues: a namespace that named one queue
+// for a long time, whose earlier name then comes under a second queue, still ties the two. The
+// same name in two namespaces is two Workloads and ties nothing.
+TEST(ShardPlanTest, ANameTiesTheQueuesOfItsNamespaceEvenWhenItsSecondQueueComesLate) {
+  LoadResult load = ThreeTreesAndASolo();
+  ASSERT_TRUE(load.ok());
+  for (const bool built_between : {false, true}) {
+    SCOPED_TRACE(built_between);
+    engine::ShardPlanner planner;
+    planner.AddManifests(load.spec);
+    PlanWorkload(planner, "ns-0", "w", "a");
+    PlanWorkload(planner, "ns-1", "w", "a");
+    PlanWorkload(planner, "ns-2", "w", "a");
+    for (int i = 0; i < 2000; ++i) {
+      PlanWorkload(planner, "ns-2", fmt::format("x{}", i), "a");
+    }
+    if (built_between) {  // a plan built meanwhile (the lists then sorted) changes nothing
+      EXPECT_EQ(planner.Build(false).num_shards(), 4);
+    }
+    PlanWorkload(planner, "ns-2", "later", "c");  // ns-2's second queue, a new name: no tie
+    EXPECT_EQ(planner.Build(false).num_shards(), 4);
+    PlanWorkload(planner, "ns-2", "w", "c");  // an earlier name of ns-2's queue "a"
+    engine::ShardPlan plan = planner.Build(false);
+    ASSERT_EQ(plan.num_shards(), 3);
+    EXPECT_EQ(plan.Route("LocalQueue", "ns-2/c", nullptr),
+              plan.Route("LocalQueue", "ns-2/a", nullptr));
+    EXPECT_NE(plan.Route("LocalQueue", "ns-0/a", nullptr),
+              plan.Route("LocalQueue", "ns-1/a", nullptr));
+  }
 }
 
 // LocalQueueRoutes (replay/sim/local_queue_routes.h) answers a plain Workload event as RouteEvent
