@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
 #include <optional>
 
 namespace replay {
@@ -277,17 +279,38 @@ void PutDigits(char* out, size_t at, int64_t value, int width) {
   }
 }
 
+// "00" to "99": two digits a copy. Every decision line's time is formatted (Rfc3339Text), and
+// digit by digit it was 1.5 % of the moderate trace's instructions (issue 22).
+constexpr std::array<char, 200> kDigitPairs = [] {
+  std::array<char, 200> pairs{};
+  for (size_t i = 0; i < 100; ++i) {
+    pairs[2 * i] = static_cast<char>('0' + i / 10);
+    pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
+  }
+  return pairs;
+}();
+
+// `value` (0 to 99) as two digits at out[at], out[at + 1].
+void PutPair(char* out, size_t at, uint32_t value) {
+  std::memcpy(out + at, &kDigitPairs[2 * static_cast<size_t>(value)], 2);
+}
+
 // "hh:mm:ss[.ffffff]Z" at out[11...] (after "YYYY-MM-DDT"); returns the whole text's length.
+// `second_of_day` is below 86,400 and `fraction` below 1,000,000.
 size_t PutTimeOfDay(char* out, int64_t second_of_day, int64_t fraction, bool always_fraction) {
-  PutDigits(out, 11, second_of_day / 3600, 2);
+  const auto seconds = static_cast<uint32_t>(second_of_day);
+  PutPair(out, 11, seconds / 3600);
   out[13] = ':';
-  PutDigits(out, 14, second_of_day / 60 % 60, 2);
+  PutPair(out, 14, seconds / 60 % 60);
   out[16] = ':';
-  PutDigits(out, 17, second_of_day % 60, 2);
+  PutPair(out, 17, seconds % 60);
   size_t size = 19;
   if (fraction != 0 || always_fraction) {
+    const auto micros = static_cast<uint32_t>(fraction);
     out[size++] = '.';
-    PutDigits(out, size, fraction, 6);
+    PutPair(out, size, micros / 10000);
+    PutPair(out, size + 2, micros / 100 % 100);
+    PutPair(out, size + 4, micros % 100);
     size += 6;
   }
   out[size++] = 'Z';
