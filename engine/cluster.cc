@@ -80,12 +80,20 @@ std::optional<FrSlot> Cluster::FindSlot(std::string_view flavor, std::string_vie
   return it->second;
 }
 
+ResourceId Cluster::AddResource(std::string_view name) {
+  const ResourceId id = resources_.Intern(name);
+  if (name == "pods") {
+    pods_resource_ = id;
+  }
+  return id;
+}
+
 FrSlot Cluster::InternSlot(std::string_view flavor, std::string_view resource) {
   FlavorId f = flavors_.Intern(flavor);
   if (flavor_specs_.size() < flavors_.size()) {
     flavor_specs_.resize(flavors_.size());
   }
-  ResourceId r = resources_.Intern(resource);
+  ResourceId r = AddResource(resource);
   auto [it, inserted] = slot_index_.emplace(
       SlotKeyHash(f, r), MakeId<FrSlot>(static_cast<uint32_t>(slot_keys_.size())));
   if (inserted) {
@@ -257,7 +265,7 @@ void Cluster::UpsertClusterQueue(const ClusterQueueSpec& spec) {
   for (const ResourceGroupSpec& group_spec : spec.resource_groups) {
     ResourceGroup& group = state.groups.emplace_back();
     for (const std::string& r : group_spec.covered_resources) {
-      group.covered.push_back(resources_.Intern(r));
+      group.covered.push_back(AddResource(r));
     }
     for (const FlavorQuotasSpec& f : group_spec.flavors) {
       group.flavors.push_back(flavors_.Intern(f.flavor));

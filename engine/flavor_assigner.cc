@@ -149,7 +149,7 @@ void Assigner::RequestsFor(size_t pod_set_index, int32_t count,
     }
   }
   // A CQ covering `pods` is charged one per pod (§6.1).
-  if (std::optional<ResourceId> pods = cluster_.FindResource("pods");
+  if (std::optional<ResourceId> pods = cluster_.pods_resource();
       pods && cluster_.GroupFor(req_.cq, *pods) != nullptr) {
     auto it = std::find_if(requests.begin(), requests.end(),
                            [&](const ResourceAmount& r) { return r.resource == *pods; });
