@@ -158,8 +158,8 @@ class ReplayStats {
 
   // First: a WaitSamples is aligned to a cache line (replay/sim/wait_samples.h), and here it
   // needs no padding before it.
-  WaitSamples waits_;
-  WaitSamples holds_;
+  WaitSamples waits_;  // filled in Finish: the union of the ClusterQueues' groups
+  WaitSamples holds_;  // likewise
   WaitSamples starts_;
   ClusterState& state_;
   ReplayReport report_;

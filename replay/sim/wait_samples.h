@@ -12,7 +12,7 @@
 // value seen (about 15 KiB for waits of hours), and kStaged samples not yet counted in it.
 //
 // Staged samples: in the histogram form a sample's bucket is first written to a small inline
-// array and counted with the next kStaged - 1 ones in one loop. A replay records into five groups
+// array and counted with the next kStaged - 1 ones in one loop. A replay records into four groups
 // per admission, each histogram 15 KiB somewhere in memory: counted one at a time, each count was
 // a cache miss that stalled the simulation (perf: 82 % of AddToHistogram's samples on the one
 // add; 5.9 % of the moderate 1,000,000-workload trace). In the loop the misses overlap. For the
@@ -89,7 +89,7 @@ class alignas(64) WaitSamples {
   uint32_t staged_count_ = 0;
   std::vector<int64_t> histogram_;  // afterwards: counts per bucket, up to the largest used
   // Per Kueue bucket bound (WaitBuckets(), then +Inf): waits above the previous bound, up to it.
-  // Inline, not a vector: an admission records into five groups, and the counts' own heap block
+  // Inline, not a vector: an admission records into four groups, and the counts' own heap block
   // was a cache miss more per group (perf: Record 2.8 % of the moderate trace's cycles).
   std::array<int64_t, kPrometheusBuckets> prometheus_{};
 };

@@ -58,6 +58,50 @@ class SimulatorTest : public ::testing::Test {
 };
 
 // --- Lifecycle -------------------------------------------------------------------------------
+// The overall time-to-admission and quota-hold figures are the union of the ClusterQueues' (each
+// admission and finish is recorded in its ClusterQueue's group, and the overall groups are merged
+// from them at the end): a ClusterQueue deleted after its workloads finished still counts.
+TEST_F(SimulatorTest, OverallWaitsAndHoldsCountEveryClusterQueueEvenADeletedOne) {
+  const std::string second = R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: gone}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: "2"}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: lq2, namespace: ns}
+spec: {clusterQueue: gone}
+)";
+  const std::string deleted =
+      R"({"type":"DELETED","time":")" + At(40)
+      + R"(","object":{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":"gone"}}})";
+  Outcome o =
+      Replay(Manifests("4", "", second), {
+                                             Added(0, WorkloadJson("a", "1"), "10s"),
+                                             Added(0, WorkloadJson("b1", "2", 0, "lq2"), "5s"),
+                                             Added(1, WorkloadJson("b2", "2", 0, "lq2"), "20s"),
+                                             deleted,
+                                         });
+  ASSERT_TRUE(o.completed);
+  // b2 waits for b1's quota: admitted at 6 s (the finish at 5 s, then Kueue's 1 s requeue).
+  ASSERT_TRUE(o.Has({R"("type":"Admitted")", "ns/b2", TimeField(6)}));
+  EXPECT_EQ(o.report.wait_overall.count, 3);
+  EXPECT_EQ(o.report.wait_overall.max, 5.0);
+  EXPECT_DOUBLE_EQ(o.report.wait_overall.sum, 5.0);
+  EXPECT_EQ(o.report.hold_overall.count, 3);
+  EXPECT_EQ(o.report.hold_overall.max, 20.0);
+  ASSERT_EQ(o.report.wait_by_cluster_queue.size(), 1u) << "the deleted one is not listed";
+  EXPECT_EQ(o.report.wait_by_cluster_queue[0].stats.count, 1);
+}
 
 TEST_F(SimulatorTest, CompletionFreesQuotaAndInadmissibleRequeueWaitsOneSecond) {
   Outcome o = Replay(Manifests("4"), {
