@@ -24,6 +24,12 @@ uint64_t Finalize(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// One 8-byte word into the state: the digest's step, the same for whole words and the last partial
+// one.
+uint64_t MixWord(uint64_t state, uint64_t word) {
+  return Rotate(state ^ (word * kMultiplier), 29) * 9;
+}
+
 uint64_t LoadLittleEndian(const char* p) {
   uint64_t word = 0;
   std::memcpy(&word, p, sizeof word);
@@ -36,7 +42,7 @@ uint64_t LoadLittleEndian(const char* p) {
 }  // namespace
 
 void ContentDigest::Mix(uint64_t word) {
-  state_ = Rotate(state_ ^ (word * kMultiplier), 29) * 9;
+  state_ = MixWord(state_, word);
 }
 
 void ContentDigest::Update(std::string_view bytes) {
@@ -51,9 +57,21 @@ void ContentDigest::Update(std::string_view bytes) {
       pending_bytes_ = 0;
     }
   }
-  for (; i + 8 <= bytes.size(); i += 8) {
-    Mix(LoadLittleEndian(bytes.data() + i));
+  // The whole words with the state in a local: written through `this` on every word, it was
+  // stored back each time (the bytes may alias it as far as the compiler knows), 11 instructions a
+  // word; four words a turn of the loop. The same Mix, in the same order.
+  uint64_t state = state_;
+  const auto mix = [&state](uint64_t word) { state = MixWord(state, word); };
+  for (; i + 32 <= bytes.size(); i += 32) {
+    mix(LoadLittleEndian(bytes.data() + i));
+    mix(LoadLittleEndian(bytes.data() + i + 8));
+    mix(LoadLittleEndian(bytes.data() + i + 16));
+    mix(LoadLittleEndian(bytes.data() + i + 24));
   }
+  for (; i + 8 <= bytes.size(); i += 8) {
+    mix(LoadLittleEndian(bytes.data() + i));
+  }
+  state_ = state;
   for (; i < bytes.size(); ++i) {
     pending_ |= uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * pending_bytes_);
     ++pending_bytes_;
@@ -63,7 +81,7 @@ void ContentDigest::Update(std::string_view bytes) {
 uint64_t ContentDigest::Value() const {
   uint64_t state = state_;
   if (pending_bytes_ > 0) {
-    state = Rotate(state ^ (pending_ * kMultiplier), 29) * 9;
+    state = MixWord(state, pending_);
   }
   return Finalize(state ^ Finalize(length_));
 }
