@@ -16,6 +16,7 @@
 #include "replay/io/literal_equals.h"
 #include "replay/io/manifest_loader.h"
 #include "replay/io/pod_sets_by_text.h"
+#include "replay/io/specs_by_text.h"
 #include "replay/io/time_parse.h"
 #include "replay/io/workload_fields.h"
 #include "replay/io/workload_json.h"
@@ -127,11 +128,16 @@ void DescribeObject(const engine::ClusterSpec& spec, std::string& kind, std::str
 struct EventLineParser::Impl {
   simdjson::ondemand::parser parser;
   PodSetsByText pod_sets_by_text;   // Workload lines read in place share repeated pod-set lists
+  SpecsByText specs_by_text;        // and take repeated specs' readings
   simdjson::dom::parser validator;  // the object is JSON before the manifest parsers see it
 };
 
 EventLineParser::EventLineParser() : impl_(std::make_unique<Impl>()) {}
 EventLineParser::~EventLineParser() = default;
+
+int64_t EventLineParser::spec_memo_hits() const {
+  return impl_->specs_by_text.hits();
+}
 
 ReadResult EventLineParser::ParseDeletedObject(std::string_view object_json, TraceEvent& event,
                                                EventError& error) {
@@ -286,7 +292,8 @@ ReadResult EventLineParser::ParseLine(const char* data, size_t size, size_t capa
     } else if (Is(key, "object") && in_place_declined != nullptr) {
       simdjson::ondemand::object object;
       if (have_in_place || value.get_object().get(object) != simdjson::SUCCESS
-          || ParseWorkloadObjectFast(object, path, in_place, &impl_->pod_sets_by_text)
+          || ParseWorkloadObjectFast(object, path, in_place, &impl_->pod_sets_by_text,
+                                     &impl_->specs_by_text, data + size)
                  != FastParse::kParsed) {
         *in_place_declined = true;  // a second object, or not the common Workload shape
         return ReadResult::kError;

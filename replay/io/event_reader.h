@@ -115,6 +115,9 @@ class EventLineParser {
   ReadResult Parse(const char* data, size_t size, size_t capacity, const std::string& path,
                    int64_t line, TraceEvent& event, EventError& error, bool& timed);
 
+  // Workload specs taken from the parser's memo of spec texts (replay/io/specs_by_text.h).
+  int64_t spec_memo_hits() const;
+
  private:
   // Parse's body. With `in_place_declined`, a Workload object is read in place by the fast path
   // and the call sets *in_place_declined (returning kError) when that path declines, for the

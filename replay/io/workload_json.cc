@@ -24,6 +24,7 @@
 #include "replay/io/input_limits.h"
 #include "replay/io/ondemand_walk.h"
 #include "replay/io/pod_sets_by_text.h"
+#include "replay/io/specs_by_text.h"
 #include "replay/io/time_parse.h"
 
 namespace replay {
@@ -515,7 +516,79 @@ bool PriorityClassRef(od::value value, PriorityFields& pf) {
   return ok && seen == 7;
 }
 
-bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSetsByText* memo) {
+// Spec's reading of a kept text, into `wl` and `pf` (whose views then point into `kept`).
+void TakeReading(const SpecsByText::Reading& kept, engine::WorkloadSpec& wl, PriorityFields& pf) {
+  wl.queue_name = kept.queue_name;
+  wl.priority = kept.priority;
+  wl.active = kept.active;
+  wl.maximum_execution_time_seconds = kept.maximum_execution_time_seconds;
+  wl.pod_sets = kept.pod_sets;
+  const SpecsByText::PriorityText& text = kept.priority_text;
+  pf.has_ref = text.has_ref;
+  pf.group = text.group;
+  pf.kind = text.kind;
+  pf.name = text.name;
+  pf.has_class_name = text.has_class_name;
+  pf.class_name = text.class_name;
+  pf.has_source = text.has_source;
+  pf.source = text.source;
+}
+
+// What Spec read into `wl` and `pf`, to keep (the views copied).
+SpecsByText::Reading ReadingOf(const engine::WorkloadSpec& wl, const PriorityFields& pf) {
+  SpecsByText::Reading r;
+  r.queue_name = wl.queue_name;
+  r.priority = wl.priority;
+  r.active = wl.active;
+  r.maximum_execution_time_seconds = wl.maximum_execution_time_seconds;
+  r.pod_sets = wl.pod_sets;
+  SpecsByText::PriorityText& text = r.priority_text;
+  text.has_ref = pf.has_ref;
+  text.group.assign(pf.group);
+  text.kind.assign(pf.kind);
+  text.name.assign(pf.name);
+  text.has_class_name = pf.has_class_name;
+  text.class_name.assign(pf.class_name);
+  text.has_source = pf.has_source;
+  text.source.assign(pf.source);
+  return r;
+}
+
+bool SpecFields(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSetsByText* memo);
+
+// The spec object: taken from `specs` when its bytes are a kept text's (the caller's iteration
+// then skips the object it did not read), else read and kept.
+bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSetsByText* memo,
+          SpecsByText* specs, const char* input_end) {
+  if (specs == nullptr || input_end == nullptr || !specs->Active()) {
+    return SpecFields(value, wl, pf, memo);
+  }
+  const char* start = value.raw_json_token().data();  // a peek: the value is not consumed
+  if (const SpecsByText::Reading* kept = specs->Find(start, input_end)) {
+    TakeReading(*kept, wl, pf);
+    return true;
+  }
+  if (!SpecFields(value, wl, pf, memo)) {
+    return false;
+  }
+  // Read to its end: the iteration stands at the token after the object's closing brace.
+  const char* after = nullptr;
+  if (value.current_location().get(after) == SUCCESS && after > start) {
+    std::string_view text(start, static_cast<size_t>(after - start));
+    while (!text.empty()
+           && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n'
+               || text.back() == '\r')) {
+      text.remove_suffix(1);
+    }
+    if (text.size() >= 2 && text.front() == '{' && text.back() == '}') {
+      specs->Keep(text, ReadingOf(wl, pf));
+    }
+  }
+  return true;
+}
+
+bool SpecFields(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf,
+                PodSetsByText* memo) {
   uint32_t seen = 0;
   return ForEachField(value, [&](std::string_view key, od::value field) {
     if (Is(key, "podSets")) {
@@ -668,7 +741,8 @@ bool Metadata(od::value value, engine::WorkloadSpec& wl, bool& has_namespace) {
 }  // namespace
 
 FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
-                                  engine::WorkloadSpec& out, PodSetsByText* pod_sets_by_text) {
+                                  engine::WorkloadSpec& out, PodSetsByText* pod_sets_by_text,
+                                  SpecsByText* specs, const char* input_end) {
   engine::ResetForReuse(out);  // WorkloadSpec{}, but what `out` holds stays allocated
   uint32_t seen = 0;
   bool v1beta1 = false;
@@ -693,7 +767,7 @@ FastParse ParseWorkloadObjectFast(od::object root, std::string_view file_name,
     } else if (Is(key, "metadata")) {
       ok = Once(seen, 4) && Metadata(value, out, has_namespace);
     } else if (Is(key, "spec")) {
-      ok = Once(seen, 8) && Spec(value, out, pf, pod_sets_by_text);
+      ok = Once(seen, 8) && Spec(value, out, pf, pod_sets_by_text, specs, input_end);
     }
     // `status` and unknown keys fall back.
     if (!ok) {

@@ -32,6 +32,7 @@
 namespace replay {
 
 class PodSetsByText;
+class SpecsByText;
 
 enum class FastParse : uint8_t { kParsed, kFallback };
 
@@ -49,10 +50,13 @@ FastParse ParseWorkloadJsonFast(simdjson::ondemand::parser& parser,
 // Both write `out` over whatever it held, keeping its storage (engine::ResetForReuse): a reader
 // that passes the same spec line after line allocates only when a line needs more room.
 // With `pod_sets_by_text`, a podSets array written exactly as one read before shares that list
-// (out.pod_sets then shares a buffer with the memo; replay/io/pod_sets_by_text.h).
+// (out.pod_sets then shares a buffer with the memo; replay/io/pod_sets_by_text.h). With `specs`
+// and `input_end` (one past the input's last byte), a spec object written exactly as one read
+// before takes that reading (replay/io/specs_by_text.h).
 FastParse ParseWorkloadObjectFast(simdjson::ondemand::object object, std::string_view file_name,
                                   engine::WorkloadSpec& out,
-                                  PodSetsByText* pod_sets_by_text = nullptr);
+                                  PodSetsByText* pod_sets_by_text = nullptr,
+                                  SpecsByText* specs = nullptr, const char* input_end = nullptr);
 // True when every byte is printable ASCII and none is a backslash (what the fast path reads).
 bool IsPlainAsciiJson(std::string_view text);
 

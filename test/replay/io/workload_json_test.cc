@@ -956,6 +956,63 @@ TEST(WorkloadJsonTest, AnEventReadOverAnotherReadsAsAFreshOne) {
   EXPECT_GT(workloads, 40);
 }
 
+// A parser keeps the last spec objects it read with their text (replay/io/specs_by_text.h): a
+// Workload line whose spec is written exactly as an earlier one's takes that reading, and reads
+// as a parser that never saw it reads it. Every field the spec gives is covered (queue name,
+// priority and either spelling of its class, active, maximum execution time, several pod sets),
+// under both API versions (the class is resolved against apiVersion after the spec is read), and
+// a spec that differs by one byte is read afresh.
+TEST(WorkloadJsonTest, ASpecTextReadBeforeGivesTheSameReading) {
+  const std::string two_pod_sets =
+      R"("queueName":"q","podSets":[{"name":"a","count":2,"template":{"spec":{)"
+      + std::string(kCpu1) + R"(}}},{"name":"b","template":{"spec":{)" + std::string(kCpu1)
+      + "}}}]";
+  std::string other_queue = PodSpec(kCpu1);  // one byte apart: read afresh
+  other_queue.replace(other_queue.find(R"("q")"), 3, R"("r")");
+  const std::vector<std::pair<std::string, std::string>> objects = {
+      {"minimal", Wl(PodSpec(kCpu1))},
+      {"minimal, another queue", Wl(other_queue)},
+      {"class ref", Wl(PodSpec(kCpu1)
+                       + R"(,"priority":7,"priorityClassRef":{"group":"kueue.x-k8s.io",)"
+                         R"("kind":"WorkloadPriorityClass","name":"high"})")},
+      {"pod priority class ref",
+       Wl(PodSpec(kCpu1)
+          + R"(,"priority":-3,"priorityClassRef":{"group":"scheduling.k8s.io",)"
+            R"("kind":"PriorityClass","name":"low"})")},
+      {"v1beta1 class name",
+       Wl(PodSpec(kCpu1)
+              + R"(,"priority":5,"priorityClassName":"mid",)"
+                R"("priorityClassSource":"kueue.x-k8s.io/workloadpriorityclass")",
+          R"("name":"w","namespace":"ns")", "kueue.x-k8s.io/v1beta1")},
+      {"inactive, deadline",
+       Wl(PodSpec(kCpu1) + R"(,"active":false,"maximumExecutionTimeSeconds":600)")},
+      {"two pod sets", Wl(two_pod_sets)},
+  };
+  const std::string time = R"("time":"2026-01-01T00:00:05Z")";
+  EventLineParser parser;
+  for (int pass = 0; pass < 3; ++pass) {
+    for (const auto& [what, object] : objects) {
+      // Another name each time: only the spec repeats.
+      const std::string line =
+          R"({"type":"ADDED",)" + time + R"(,"runtime":"1m","object":)" + object + "}";
+      std::string padded(line);
+      padded.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
+      LineReading memoised;
+      memoised.result = parser.Parse(padded.data(), line.size(), padded.size(), std::string(kFile),
+                                     3, memoised.event, memoised.error, memoised.timed);
+      EventLineParser fresh_parser;
+      LineReading fresh;
+      fresh.result =
+          fresh_parser.Parse(padded.data(), line.size(), padded.size(), std::string(kFile), 3,
+                             fresh.event, fresh.error, fresh.timed);
+      ASSERT_EQ(memoised.result, ReadResult::kEvent) << what << ": " << memoised.error.message;
+      ExpectSameReading(memoised, fresh, fmt::format("{} (pass {})", what, pass));
+    }
+  }
+  // Every spec after its first reading (two passes of seven), none before.
+  EXPECT_EQ(parser.spec_memo_hits(), 14);
+}
+
 // A parser keeps the last pod-set lists it read with their text (replay/io/pod_sets_by_text.h):
 // a Workload line whose podSets are written exactly as an earlier one's shares that list, and
 // reads as the general path reads it. A spec holding a shared list, read over by another line,
