@@ -987,6 +987,9 @@ TEST(WorkloadJsonTest, ASpecTextReadBeforeGivesTheSameReading) {
       {"inactive, deadline",
        Wl(PodSpec(kCpu1) + R"(,"active":false,"maximumExecutionTimeSeconds":600)")},
       {"two pod sets", Wl(two_pod_sets)},
+      {"spec before metadata (the skipped object is not the last)",
+       R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","spec":{)" + PodSpec(kCpu1)
+           + R"(},"metadata":{"name":"w2","namespace":"ns"}})"},
   };
   const std::string time = R"("time":"2026-01-01T00:00:05Z")";
   EventLineParser parser;
@@ -1009,8 +1012,9 @@ TEST(WorkloadJsonTest, ASpecTextReadBeforeGivesTheSameReading) {
       ExpectSameReading(memoised, fresh, fmt::format("{} (pass {})", what, pass));
     }
   }
-  // Every spec after its first reading (two passes of seven), none before.
-  EXPECT_EQ(parser.spec_memo_hits(), 14);
+  // Every spec after its first reading (two passes of eight; "spec before metadata" has the
+  // minimal one's spec, found from its first pass on), none before.
+  EXPECT_EQ(parser.spec_memo_hits(), 17);
 }
 
 // A parser keeps the last pod-set lists it read with their text (replay/io/pod_sets_by_text.h):
