@@ -36,6 +36,28 @@
 
 namespace replay {
 
+// The priority-class fields of a spec as written, resolved once apiVersion is known (keys come
+// in any order): views into the input as the fast path reads them (replay/io/workload_json.cc),
+// owned strings as a memo keeps them.
+template <typename Text>
+struct PriorityClassFields {
+  bool has_ref = false;
+  Text group;
+  Text kind;
+  Text name;
+  bool has_class_name = false;
+  Text class_name;
+  bool has_source = false;
+  Text source;
+
+  // The same fields held as `Other` (copies of views, or views of the owned strings).
+  template <typename Other>
+  PriorityClassFields<Other> As() const {
+    return {has_ref,        Other(group),      Other(kind), Other(name),
+            has_class_name, Other(class_name), has_source,  Other(source)};
+  }
+};
+
 class SpecsByText {
  public:
   static constexpr size_t kSlots = 16;
@@ -43,17 +65,7 @@ class SpecsByText {
   static constexpr int kMinHits = 32;
   static constexpr int kPause = 4096;
 
-  // The priority-class fields as written in a spec (resolved later against apiVersion).
-  struct PriorityText {
-    bool has_ref = false;
-    std::string group;
-    std::string kind;
-    std::string name;
-    bool has_class_name = false;
-    std::string class_name;
-    bool has_source = false;
-    std::string source;
-  };
+  using PriorityText = PriorityClassFields<std::string>;
 
   // What the fast path read from one spec object.
   struct Reading {

@@ -486,18 +486,8 @@ bool PodSetsByTextOrRead(od::value value, PodSetsByText& memo, engine::PodSetLis
   return true;
 }
 
-// The priority-class fields as written; resolved once apiVersion is known (keys come in any
-// order). Views point into the input.
-struct PriorityFields {
-  bool has_ref = false;
-  std::string_view group;
-  std::string_view kind;
-  std::string_view name;
-  bool has_class_name = false;
-  std::string_view class_name;
-  bool has_source = false;
-  std::string_view source;
-};
+// The priority-class fields as written, views into the input (or into a kept spec's reading).
+using PriorityFields = PriorityClassFields<std::string_view>;
 
 bool PriorityClassRef(od::value value, PriorityFields& pf) {
   uint32_t seen = 0;
@@ -523,15 +513,7 @@ void TakeReading(const SpecsByText::Reading& kept, engine::WorkloadSpec& wl, Pri
   wl.active = kept.active;
   wl.maximum_execution_time_seconds = kept.maximum_execution_time_seconds;
   wl.pod_sets = kept.pod_sets;
-  const SpecsByText::PriorityText& text = kept.priority_text;
-  pf.has_ref = text.has_ref;
-  pf.group = text.group;
-  pf.kind = text.kind;
-  pf.name = text.name;
-  pf.has_class_name = text.has_class_name;
-  pf.class_name = text.class_name;
-  pf.has_source = text.has_source;
-  pf.source = text.source;
+  pf = kept.priority_text.As<std::string_view>();
 }
 
 // What Spec read into `wl` and `pf`, to keep (the views copied).
@@ -542,15 +524,7 @@ SpecsByText::Reading ReadingOf(const engine::WorkloadSpec& wl, const PriorityFie
   r.active = wl.active;
   r.maximum_execution_time_seconds = wl.maximum_execution_time_seconds;
   r.pod_sets = wl.pod_sets;
-  SpecsByText::PriorityText& text = r.priority_text;
-  text.has_ref = pf.has_ref;
-  text.group.assign(pf.group);
-  text.kind.assign(pf.kind);
-  text.name.assign(pf.name);
-  text.has_class_name = pf.has_class_name;
-  text.class_name.assign(pf.class_name);
-  text.has_source = pf.has_source;
-  text.source.assign(pf.source);
+  r.priority_text = pf.As<std::string>();
   return r;
 }
 
