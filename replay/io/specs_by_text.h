@@ -53,8 +53,16 @@ struct PriorityClassFields {
   // The same fields held as `Other` (copies of views, or views of the owned strings).
   template <typename Other>
   PriorityClassFields<Other> As() const {
-    return {has_ref,        Other(group),      Other(kind), Other(name),
-            has_class_name, Other(class_name), has_source,  Other(source)};
+    PriorityClassFields<Other> out;
+    out.has_ref = has_ref;
+    out.group = Other{group};
+    out.kind = Other{kind};
+    out.name = Other{name};
+    out.has_class_name = has_class_name;
+    out.class_name = Other{class_name};
+    out.has_source = has_source;
+    out.source = Other{source};
+    return out;
   }
 };
 
