@@ -38,7 +38,7 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   // Looked up once: the store resolves the ClusterQueue from it, the statistics their id.
   const engine::LocalQueueSpec* local_queue = nullptr;
   if (!spec.admission) {
-    local_queue = cluster().FindLocalQueue(spec.name_space, spec.queue_name);
+    local_queue = FindLocalQueue(spec);
     if (local_queue == nullptr) {
       error =
           Reject(EventErrorReason::kUnknownQueue, "object.spec.queueName",
@@ -107,6 +107,32 @@ bool ShardSimulator::Impl::ApplyWorkloadAdded(TraceEvent& event, EventError& err
   }
   Changed();
   return true;
+}
+
+const engine::LocalQueueSpec* ShardSimulator::Impl::FindLocalQueue(
+    const engine::WorkloadSpec& spec) {
+  const engine::Cluster& c = cluster();
+  if (!spec.name_space.shared() || !spec.queue_name.shared()) {
+    return c.FindLocalQueue(spec.name_space, spec.queue_name);
+  }
+  if (local_queue_memo_cluster != &c || local_queue_memo_version != c.config_version()) {
+    local_queue_memo.fill(LocalQueueMemo{});
+    local_queue_memo_cluster = &c;
+    local_queue_memo_version = c.config_version();
+  }
+  const char* name_space = spec.name_space.data();
+  const char* queue = spec.queue_name.data();
+  const auto key =
+      reinterpret_cast<uintptr_t>(name_space) ^ (reinterpret_cast<uintptr_t>(queue) >> 3);
+  LocalQueueMemo& memo = local_queue_memo[(key ^ (key >> 9)) % local_queue_memo.size()];
+  if (memo.local_queue != nullptr && memo.name_space == name_space && memo.queue == queue) {
+    return memo.local_queue;
+  }
+  const engine::LocalQueueSpec* found = c.FindLocalQueue(spec.name_space, spec.queue_name);
+  if (found != nullptr) {  // an unknown queue is rejected: not worth keeping
+    memo = LocalQueueMemo{name_space, queue, found};
+  }
+  return found;
 }
 
 void ShardSimulator::Impl::StartAdmitted(WorkloadId id) {

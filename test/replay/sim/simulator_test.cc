@@ -103,6 +103,43 @@ spec: {clusterQueue: gone}
   EXPECT_EQ(o.report.wait_by_cluster_queue[0].stats.count, 1);
 }
 
+// An arrival's LocalQueue is found through a memo of the queues found before (ShardSimulator's
+// FindLocalQueue), emptied whenever the configuration moves: after 40 LocalQueues are added (the
+// cluster's list of them reallocated) and the first one is pointed at another ClusterQueue, a
+// workload in it is admitted by that ClusterQueue, as the cluster's own lookup says.
+TEST_F(SimulatorTest, ALocalQueueFoundBeforeIsFoundAgainAfterTheQueuesChange) {
+  const std::string other = R"(
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: other}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: "4"}
+)";
+  const auto local_queue = [](const std::string& name, const std::string& cq) {
+    return fmt::format(
+        R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue",)"
+        R"("metadata":{{"name":"{}","namespace":"ns"}},"spec":{{"clusterQueue":"{}"}}}})",
+        name, cq);
+  };
+  std::vector<std::string> lines = {Added(0, WorkloadJson("first", "1"), "100s")};
+  for (int i = 0; i < 40; ++i) {
+    lines.push_back(Added(1, local_queue(fmt::format("more-{}", i), "cq")));
+  }
+  lines.push_back(Event("MODIFIED", 2, local_queue("lq", "other")));
+  lines.push_back(Added(3, WorkloadJson("second", "1"), "100s"));
+  Outcome o = Replay(Manifests("4", "", other), lines);
+  ASSERT_TRUE(o.completed);
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/first", R"("clusterQueue":"cq")"}));
+  EXPECT_TRUE(o.Has({R"("type":"Admitted")", "ns/second", R"("clusterQueue":"other")"}));
+}
+
 TEST_F(SimulatorTest, CompletionFreesQuotaAndInadmissibleRequeueWaitsOneSecond) {
   Outcome o = Replay(Manifests("4"), {
                                          Added(0, WorkloadJson("first", "4"), "10s"),
