@@ -57,24 +57,33 @@ class SimulatorTest : public ::testing::Test {
   const fs::path& dir_ = harness_.dir();
 };
 
-// --- Lifecycle -------------------------------------------------------------------------------
-// The overall time-to-admission and quota-hold figures are the union of the ClusterQueues' (each
-// admission and finish is recorded in its ClusterQueue's group, and the overall groups are merged
-// from them at the end): a ClusterQueue deleted after its workloads finished still counts.
-TEST_F(SimulatorTest, OverallWaitsAndHoldsCountEveryClusterQueueEvenADeletedOne) {
-  const std::string second = R"(
+// A ClusterQueue `name` covering cpu with `cpu` nominal in the default flavor: a document to
+// append to Manifests(...).
+std::string ClusterQueueDocument(const std::string& name, const std::string& cpu) {
+  return fmt::format(R"(
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: ClusterQueue
-metadata: {name: gone}
+metadata: {{name: {}}}
 spec:
-  namespaceSelector: {}
+  namespaceSelector: {{}}
   resourceGroups:
   - coveredResources: [cpu]
     flavors:
     - name: default
       resources:
-      - {name: cpu, nominalQuota: "2"}
+      - {{name: cpu, nominalQuota: "{}"}}
+)",
+                     name, cpu);
+}
+
+// --- Lifecycle -------------------------------------------------------------------------------
+
+// The overall time-to-admission and quota-hold figures are the union of the ClusterQueues' (each
+// admission and finish is recorded in its ClusterQueue's group, and the overall groups are merged
+// from them at the end): a ClusterQueue deleted after its workloads finished still counts.
+TEST_F(SimulatorTest, OverallWaitsAndHoldsCountEveryClusterQueueEvenADeletedOne) {
+  const std::string second = ClusterQueueDocument("gone", "2") + R"(
 ---
 apiVersion: kueue.x-k8s.io/v1beta2
 kind: LocalQueue
@@ -108,20 +117,7 @@ spec: {clusterQueue: gone}
 // cluster's list of them reallocated) and the first one is pointed at another ClusterQueue, a
 // workload in it is admitted by that ClusterQueue, as the cluster's own lookup says.
 TEST_F(SimulatorTest, ALocalQueueFoundBeforeIsFoundAgainAfterTheQueuesChange) {
-  const std::string other = R"(
----
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata: {name: other}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu]
-    flavors:
-    - name: default
-      resources:
-      - {name: cpu, nominalQuota: "4"}
-)";
+  const std::string other = ClusterQueueDocument("other", "4");
   const auto local_queue = [](const std::string& name, const std::string& cq) {
     return fmt::format(
         R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"LocalQueue",)"
