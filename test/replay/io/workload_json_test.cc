@@ -436,7 +436,8 @@ TEST(WorkloadJsonTest, YamlCorpusAgrees) {
         } else if (RunBoth(json).slow_ok) {
           ++valid_fallbacks;
           with_status += json.find("\"status\":") != std::string::npos ? 1 : 0;
-          if (std::getenv("WORKLOAD_JSON_DUMP") != nullptr) {
+          // Read on the test's one thread, before any other starts.
+          if (std::getenv("WORKLOAD_JSON_DUMP") != nullptr) {  // NOLINT(concurrency-mt-unsafe)
             std::printf("fallback: %s\n%s\n", what.c_str(), json.c_str());
           }
         }
@@ -651,7 +652,7 @@ TEST(WorkloadJsonTest, ASpecReadOverAnotherReadsAsAFreshOne) {
       const FastParse over = ParseWorkloadJsonFast(parser, padded, kFile, reused);
       engine::WorkloadSpec fresh;
       const FastParse alone = ParseWorkloadJsonFast(parser, padded, kFile, fresh);
-      const std::string label = first_what + " then " + what;
+      const std::string label = fmt::format("{} then {}", first_what, what);
       ASSERT_EQ(over, alone) << label;
       if (alone == FastParse::kParsed) {
         const std::vector<std::string> diffs = Diff(reused, fresh);
@@ -906,7 +907,7 @@ TEST(WorkloadJsonTest, EventLinesReadTheirObjectInPlaceAsTheGeneralPathDoes) {
         ASSERT_FALSE(IsPlainAsciiJson(general_line)) << label;
         const LineReading a = ReadLine(in_place_line);
         const LineReading b = ReadLine(general_line);
-        ExpectSameReading(a, b, label + "\n" + in_place_line);
+        ExpectSameReading(a, b, fmt::format("{}\n{}", label, in_place_line));
         in_place_events += a.result == ReadResult::kEvent && !a.event.object.workloads.empty();
       }
     }
@@ -930,11 +931,12 @@ TEST(WorkloadJsonTest, AnEventReadOverAnotherReadsAsAFreshOne) {
   const std::string time = R"("time":"2026-01-01T00:00:05Z")";
   std::vector<std::string> lines;
   for (const std::string& object : objects) {
-    lines.push_back(R"({"type":"ADDED",)" + time + R"(,"runtime":"1m","object":)" + object + "}");
+    lines.push_back(
+        fmt::format(R"({{"type":"ADDED",{},"runtime":"1m","object":{}}})", time, object));
     // Without the replay hint a ClusterQueue is read too (by the manifest loader: the event's
     // whole object is written, which the next line read into the event must not keep).
-    lines.push_back(R"({"type":"ADDED",)" + time + R"(,"object":)" + object + "}");
-    lines.push_back(R"({"type":"DELETED",)" + time + R"(,"object":)" + object + "}");
+    lines.push_back(fmt::format(R"({{"type":"ADDED",{},"object":{}}})", time, object));
+    lines.push_back(fmt::format(R"({{"type":"DELETED",{},"object":{}}})", time, object));
   }
   lines.push_back("not json");
   EventLineParser parser;
