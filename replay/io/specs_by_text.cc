@@ -4,6 +4,28 @@
 
 namespace replay {
 
+SpecsByText::Reading SpecsByText::Reading::Of(const engine::WorkloadSpec& wl,
+                                              const PriorityClassFields<std::string_view>& pf) {
+  Reading r;
+  r.queue_name = wl.queue_name;
+  r.priority = wl.priority;
+  r.active = wl.active;
+  r.maximum_execution_time_seconds = wl.maximum_execution_time_seconds;
+  r.pod_sets = wl.pod_sets;
+  r.priority_text = pf.As<std::string>();
+  return r;
+}
+
+void SpecsByText::Reading::ApplyTo(engine::WorkloadSpec& wl,
+                                   PriorityClassFields<std::string_view>& pf) const {
+  wl.queue_name = queue_name;
+  wl.priority = priority;
+  wl.active = active;
+  wl.maximum_execution_time_seconds = maximum_execution_time_seconds;
+  wl.pod_sets = pod_sets;
+  pf = priority_text.As<std::string_view>();
+}
+
 bool SpecsByText::Active() {
   if (paused_ > 0) {
     --paused_;

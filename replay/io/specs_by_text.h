@@ -83,6 +83,12 @@ class SpecsByText {
     engine::Boxed<int64_t> maximum_execution_time_seconds;
     engine::PodSetList pod_sets;
     PriorityText priority_text;
+
+    // What the fast path read into `wl` and `pf` (the views copied), to keep.
+    static Reading Of(const engine::WorkloadSpec& wl,
+                      const PriorityClassFields<std::string_view>& pf);
+    // This reading into `wl` and `pf` (whose views then point into this reading).
+    void ApplyTo(engine::WorkloadSpec& wl, PriorityClassFields<std::string_view>& pf) const;
   };
 
   // False while the memo stays out of the way (see above): the caller then neither looks up nor

@@ -506,28 +506,6 @@ bool PriorityClassRef(od::value value, PriorityFields& pf) {
   return ok && seen == 7;
 }
 
-// Spec's reading of a kept text, into `wl` and `pf` (whose views then point into `kept`).
-void TakeReading(const SpecsByText::Reading& kept, engine::WorkloadSpec& wl, PriorityFields& pf) {
-  wl.queue_name = kept.queue_name;
-  wl.priority = kept.priority;
-  wl.active = kept.active;
-  wl.maximum_execution_time_seconds = kept.maximum_execution_time_seconds;
-  wl.pod_sets = kept.pod_sets;
-  pf = kept.priority_text.As<std::string_view>();
-}
-
-// What Spec read into `wl` and `pf`, to keep (the views copied).
-SpecsByText::Reading ReadingOf(const engine::WorkloadSpec& wl, const PriorityFields& pf) {
-  SpecsByText::Reading r;
-  r.queue_name = wl.queue_name;
-  r.priority = wl.priority;
-  r.active = wl.active;
-  r.maximum_execution_time_seconds = wl.maximum_execution_time_seconds;
-  r.pod_sets = wl.pod_sets;
-  r.priority_text = pf.As<std::string>();
-  return r;
-}
-
 bool SpecFields(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSetsByText* memo);
 
 // The spec object: taken from `specs` when its bytes are a kept text's (the caller's iteration
@@ -539,7 +517,7 @@ bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSets
   }
   const char* start = value.raw_json_token().data();  // a peek: the value is not consumed
   if (const SpecsByText::Reading* kept = specs->Find(start, input_end)) {
-    TakeReading(*kept, wl, pf);
+    kept->ApplyTo(wl, pf);
     return true;
   }
   if (!SpecFields(value, wl, pf, memo)) {
@@ -555,7 +533,7 @@ bool Spec(od::value value, engine::WorkloadSpec& wl, PriorityFields& pf, PodSets
       text.remove_suffix(1);
     }
     if (text.size() >= 2 && text.front() == '{' && text.back() == '}') {
-      specs->Keep(text, ReadingOf(wl, pf));
+      specs->Keep(text, SpecsByText::Reading::Of(wl, pf));
     }
   }
   return true;
