@@ -195,6 +195,19 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   result.evictions = std::move(spare_evictions_);
   result.evictions.clear();
   ResourceTree& tree = cluster_.mutable_tree();
+  // 1. Heads.
+  std::vector<WorkloadId>& heads = heads_;
+  queues_.PopHeads(cycle_, heads);
+  // Already in the cache: dropped silently.
+  std::erase_if(heads, [&](WorkloadId id) { return store_.Get(id).quota_reserved; });
+  if (heads.empty()) {
+    // Nothing to nominate, so nothing below can change: no entry, charge, eviction or requeue.
+    // The preemptor's and the tree key's per-cycle resets are left to the next cycle with
+    // heads, which makes them anyway. A replay whose ClusterQueues keep up with their arrivals
+    // runs two such cycles per workload (the one after its admission, the one after its
+    // release): on the moderate trace of issue 22 they were 3 % of the instructions.
+    return result;  // the spare entries stay spare, with their storage
+  }
 #if TALLY_DCHECK_IS_ON
   std::vector<Quantity> headroom_before;
   WithoutEvicting([&](const ResourceTree& t) { headroom_before = BorrowingHeadroom(t); });
@@ -207,11 +220,7 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   preemptor.SetEvicting(store_.Evicting());
   preemptor.SetBoundCheck(options_.preemption_bound);
 
-  // 1-2. Heads, nominated against the same state.
-  std::vector<WorkloadId>& heads = heads_;
-  queues_.PopHeads(cycle_, heads);
-  // Already in the cache: dropped silently.
-  std::erase_if(heads, [&](WorkloadId id) { return store_.Get(id).quota_reserved; });
+  // 2. Heads nominated against the same state.
   std::vector<CycleEntry> entries = std::move(spare_entries_);
   spare_entries_.clear();
   NominateAll(heads, now, preemptor, entries);
