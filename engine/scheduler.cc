@@ -195,9 +195,12 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   result.evictions = std::move(spare_evictions_);
   result.evictions.clear();
   ResourceTree& tree = cluster_.mutable_tree();
-  // 1. Heads.
+  // 1. Heads (none without a workload in any heap: not even the pass over the heaps).
   std::vector<WorkloadId>& heads = heads_;
-  queues_.PopHeads(cycle_, heads);
+  heads.clear();
+  if (queues_.HasActive()) {
+    queues_.PopHeads(cycle_, heads);
+  }
   // Already in the cache: dropped silently.
   std::erase_if(heads, [&](WorkloadId id) { return store_.Get(id).quota_reserved; });
   if (heads.empty()) {
