@@ -162,6 +162,17 @@ void NominationMemo::Observe(bool reusable) {
   } else if (!keep_entries_ && reuse_average_ >= kReuseOne / 64) {
     keep_entries_ = true;
   }
+  if (++probed_heads_ >= kProbeHeads && !keep_entries_ && reuse_average_ < kReuseOne / 512) {
+    sit_out_left_ = kSitOutHeads;
+    probed_heads_ = 0;
+  }
+}
+
+void NominationMemo::SatOut() {
+  ++stats_.sat_out;
+  if (sit_out_left_ > 0) {
+    --sit_out_left_;
+  }
 }
 
 bool NominationMemo::SameHead(const Slot& s, const Workload& w, bool scan_outdated) {

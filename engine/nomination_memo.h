@@ -44,6 +44,14 @@
 // must stay on whenever a few percent of heads come back. A key without its entry changes no
 // decision: the head is nominated afresh, as on any miss.
 //
+// A trace on which even the keys stop matching (fewer than 1 in 512 heads, the moving average
+// again) takes a rest from the memo: for the next kSitOutHeads memoisable heads the scheduler
+// neither looks up nor stores (sitting_out(); each such head counted by SatOut), then stores keys
+// again for at least kProbeHeads heads, enough for the average to see the keys matching if they
+// do. Each key stored cost the moderate trace some 450 instructions a nomination (copying the
+// head's key and scan starts, recycling an epoch every cycle) for 847 would-be hits in 1,008,300
+// nominations. Sitting out changes no decision either: every head is then nominated afresh.
+//
 // Thread safety: Find is read-only and may run on several nomination threads at once; Store and
 // the counters are for the scheduler's sequential part.
 #pragma once
@@ -83,6 +91,7 @@ struct NominationMemoStats {
   uint64_t mismatches = 0;        // kVerify: a stored entry differed from the fresh nomination
   uint64_t key_only_stores = 0;   // stores that kept the key but not the entry (few reuses)
   uint64_t key_only_matches = 0;  // misses whose key was kept without its entry (would-be hits)
+  uint64_t sat_out = 0;           // memoisable heads nominated while the memo rested
 };
 
 class NominationMemo {
@@ -106,6 +115,12 @@ class NominationMemo {
   // Moves the average that decides whether Store keeps entries.
   void Observe(bool reusable);
   bool keeps_entries() const { return keep_entries_; }
+  // The memo is resting (see the file comment): heads are neither looked up nor stored.
+  bool sitting_out() const { return sit_out_left_ > 0; }
+  // One memoisable head nominated without the memo while sitting_out().
+  void SatOut();
+  static constexpr int64_t kSitOutHeads = 28'672;
+  static constexpr int64_t kProbeHeads = 4'096;
   // Always keep entries (kVerify compares every stored entry with a fresh nomination).
   void set_always_keep_entries(bool on) {
     always_keep_ = on;
@@ -186,6 +201,8 @@ class NominationMemo {
   uint32_t reuse_average_ = kReuseOne / 32;  // starts well above both thresholds: entries kept
   bool keep_entries_ = true;
   bool always_keep_ = false;
+  int64_t sit_out_left_ = 0;  // heads still to nominate without the memo
+  int64_t probed_heads_ = 0;  // heads observed since the last rest
 };
 
 // Everything in an entry a decision depends on, as text: kVerify compares two entries with it.

@@ -166,7 +166,7 @@ class Scheduler {
   void NominateInto(WorkloadId id, internal::PreemptorSource& preemptors, CycleEntry& entry) const;
   // What NominateMemoised leaves for the sequential write-back into the memo.
   struct MemoUpdate {
-    enum class Kind : uint8_t { kNotMemoised, kHit, kMiss };
+    enum class Kind : uint8_t { kNotMemoised, kHit, kMiss, kSatOut };
     Kind kind = Kind::kNotMemoised;
     bool store = false;     // a fresh entry that may be kept
     bool mismatch = false;  // kVerify: the stored entry differed

@@ -392,6 +392,11 @@ void Scheduler::NominateMemoised(WorkloadId id, TimeMicros now, const Nomination
     NominateInto(id, preemptors, out);
     return;
   }
+  if (memo_.sitting_out()) {
+    update.kind = MemoUpdate::Kind::kSatOut;
+    NominateInto(id, preemptors, out);
+    return;
+  }
   update.versions = versions;
   update.scan_outdated = ScanStateOutdated(w);
   const CycleEntry* stored =
@@ -446,6 +451,8 @@ void Scheduler::NominateAll(const std::vector<WorkloadId>& heads, TimeMicros now
       if (u.kind == MemoUpdate::Kind::kHit) {
         ++stats.hits;
         memo_.Observe(true);
+      } else if (u.kind == MemoUpdate::Kind::kSatOut) {
+        memo_.SatOut();
       } else if (u.kind == MemoUpdate::Kind::kMiss) {
         ++stats.misses;
         stats.key_only_matches += u.kept_key ? 1 : 0;

@@ -82,12 +82,12 @@ std::string FormatProfileTable(const ProfileReport& p) {
       "nomination memo: {} hits, {} misses, {} not memoised (fallback history or resource "
       "classes), hit rate "
       "{:.1f}%; {} stores kept the key without the entry (few hits), {} misses matched such a "
-      "key\n",
+      "key; {} heads nominated while the memo rested (not even keys matching)\n",
       m.hits, m.misses, m.not_memoised,
       100.0
           * PerUnit(static_cast<double>(m.hits),
-                    static_cast<int64_t>(m.hits + m.misses + m.not_memoised)),
-      m.key_only_stores, m.key_only_matches);
+                    static_cast<int64_t>(m.hits + m.misses + m.not_memoised + m.sat_out)),
+      m.key_only_stores, m.key_only_matches, m.sat_out);
   const PipelineWaits& w = p.pipeline;
   if (w.batches > 0) {  // shards that ran free (2 threads or more)
     out += fmt::format(
@@ -122,6 +122,8 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
   w.Int(static_cast<int64_t>(p.memo.misses));
   w.Key("notMemoised");
   w.Int(static_cast<int64_t>(p.memo.not_memoised));
+  w.Key("satOut");
+  w.Int(static_cast<int64_t>(p.memo.sat_out));
   w.EndObject();
   w.Key("nominations");
   w.Int(p.nominations);

@@ -78,6 +78,7 @@ void MergeShardReports(std::vector<ReplayReport>& parts, std::vector<RawWaits>& 
     out.nomination_memo.mismatches += p.nomination_memo.mismatches;
     out.nomination_memo.key_only_stores += p.nomination_memo.key_only_stores;
     out.nomination_memo.key_only_matches += p.nomination_memo.key_only_matches;
+    out.nomination_memo.sat_out += p.nomination_memo.sat_out;
     for (const auto& [reason, n] : p.evictions_by_reason) {
       out.evictions_by_reason[reason] += n;
     }

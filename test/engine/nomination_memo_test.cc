@@ -254,7 +254,38 @@ TEST(NominationMemoTest, EntriesAreDroppedWhileNothingIsReusedAndKeptAgainWhenHe
   EXPECT_EQ(memo.stats().key_only_stores, 1U);
 }
 
-// kVerify compares every stored entry with a fresh nomination: it keeps them whatever the reuse.
+TEST(NominationMemoTest, WhileEvenKeysStopMatchingTheMemoRestsThenProbesAgain) {
+  NominationMemo memo;
+  int observed = 0;
+  while (!memo.sitting_out()) {
+    memo.Observe(false);
+    ASSERT_LT(++observed, 100'000);
+  }
+  // Not before kProbeHeads observations, nor long after the average fell below 1 in 512.
+  EXPECT_GE(observed, NominationMemo::kProbeHeads);
+  EXPECT_LT(observed, 2 * NominationMemo::kProbeHeads);
+  EXPECT_FALSE(memo.keeps_entries());
+  for (int64_t i = 0; i < NominationMemo::kSitOutHeads; ++i) {
+    ASSERT_TRUE(memo.sitting_out()) << i;
+    memo.SatOut();
+  }
+  EXPECT_FALSE(memo.sitting_out());
+  EXPECT_EQ(memo.stats().sat_out, static_cast<uint64_t>(NominationMemo::kSitOutHeads));
+  // The probe: keys are stored again for kProbeHeads heads; keys that match bring the memo back
+  // to keeping entries, and it does not rest while they do.
+  for (int i = 0; i < 200; ++i) {
+    memo.Observe(true);
+    ASSERT_FALSE(memo.sitting_out()) << i;
+  }
+  EXPECT_TRUE(memo.keeps_entries());
+  for (int i = 0; i < 2 * NominationMemo::kProbeHeads; ++i) {
+    memo.Observe(i % 16 == 0);  // 1 in 16 reusable: well above 1 in 512
+    ASSERT_FALSE(memo.sitting_out()) << i;
+  }
+}
+
+// kVerify compares every stored entry with a fresh nomination: it keeps them whatever the reuse,
+// and never rests.
 TEST(NominationMemoTest, AlwaysKeepingEntriesIgnoresTheReuseRate) {
   MemoFixture f;
   NominationMemo memo;
@@ -263,6 +294,7 @@ TEST(NominationMemoTest, AlwaysKeepingEntriesIgnoresTheReuseRate) {
     memo.Observe(false);
   }
   EXPECT_TRUE(memo.keeps_entries());
+  EXPECT_FALSE(memo.sitting_out());
   memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
   EXPECT_NE(memo.Find(f.w, f.versions, true, kNow), nullptr);
 }
