@@ -1,12 +1,14 @@
 // Google Benchmark: one full Kueue scheduling cycle (issue: 1,000 ClusterQueues in a 5-level cohort
 // tree, 8 flavors x 4 resources, 10,000 pending workloads), the nomination of single entries
 // with their latency distribution (p50 / p99 as counters), and cycles of k heads nominated
-// sequentially or in parallel (where parallel nomination starts to pay).
+// sequentially or in parallel (where parallel nomination starts to pay), and a cycle with nothing
+// queued.
 //
 //   build/release/bench/scheduler_bench --benchmark_format=json
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <utility>
 
 #include <benchmark/benchmark.h>
 #include <tbb/task_arena.h>
@@ -86,6 +88,21 @@ void BM_Scheduler_Nominate_1000Cq(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Scheduler_Nominate_1000Cq)->MinTime(1.0);
+
+// A cycle with nothing queued (1,000 ClusterQueues, their workloads added but none pushed): what
+// a replay pays for each of the two head-less cycles per workload of an uncontended trace (the
+// one after an admission, the one after a release; issue 22). It changes nothing, so the same
+// engine runs it again and again.
+void BM_Scheduler_CycleWithoutHeads(benchmark::State& state) {
+  Engine e(Spec(), /*active_cqs=*/0);
+  for (auto _ : state) {
+    engine::CycleResult r = e.scheduler.RunCycle(0);
+    benchmark::DoNotOptimize(r);
+    e.scheduler.Recycle(std::move(r));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Scheduler_CycleWithoutHeads)->MinTime(1.0);
 
 // One cycle (the 4th) with range(0) heads, nominated sequentially (range(1) == 1) or on a 2-thread
 // arena (range(1) == 2). Shows from how many heads parallel nomination pays on this machine
