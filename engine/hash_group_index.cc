@@ -7,7 +7,7 @@
 
 namespace engine {
 namespace {
-constexpr size_t kInitialSlots = 64;
+constexpr size_t kInitialGroupSlots = 64;
 }  // namespace
 
 size_t HashGroupIndex::Home(CqId cq, uint64_t hash) const {
@@ -47,7 +47,7 @@ void HashGroupIndex::Erase(CqId cq, uint64_t hash) {
 
 void HashGroupIndex::Grow() {
   std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? kInitialSlots : 2 * old.size(), Slot());
+  slots_.assign(old.empty() ? kInitialGroupSlots : 2 * old.size(), Slot());
   for (const Slot& slot : old) {
     if (slot.group != kNone) {
       slots_[Probe(slot.cq, slot.hash)] = slot;

@@ -8,7 +8,7 @@
 namespace engine {
 namespace {
 
-bool IsDigit(char c) {
+bool IsAsciiDigit(char c) {
   return c >= '0' && c <= '9';
 }
 
@@ -32,7 +32,7 @@ bool IsExponent(std::string_view s) {
   if (pos == s.size()) {
     return false;
   }
-  return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(pos), s.end(), IsDigit);
+  return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(pos), s.end(), IsAsciiDigit);
 }
 
 // Length of the Kubernetes suffix at the start of `rest`: the binary two-letter ones win over
@@ -154,12 +154,12 @@ std::optional<UnitQuantity> ParseUnitQuantity(std::string_view text) {
     ++pos;
   }
   size_t digits = 0;
-  for (; pos < text.size() && IsDigit(text[pos]); ++pos) {
+  for (; pos < text.size() && IsAsciiDigit(text[pos]); ++pos) {
     ++digits;
   }
   if (pos < text.size() && text[pos] == '.') {
     ++pos;
-    for (; pos < text.size() && IsDigit(text[pos]); ++pos) {
+    for (; pos < text.size() && IsAsciiDigit(text[pos]); ++pos) {
       ++digits;
     }
   }

@@ -18,12 +18,12 @@
 namespace replay {
 namespace {
 
-constexpr std::string_view kHeader =
+constexpr std::string_view kDlrmHeader =
     "instance_sn,role,app_name,cpu_request,cpu_limit,gpu_request,gpu_limit,rdma_request,"
     "rdma_limit,memory_request,memory_limit,disk_request,disk_limit,max_instance_per_node,"
     "creation_time,scheduled_time,deletion_time";
 constexpr size_t kColumns = 17;
-constexpr int64_t kEpochMicros = 1735689600LL * 1'000'000;  // 2025-01-01T00:00:00Z
+constexpr int64_t kDlrmEpochMicros = 1735689600LL * 1'000'000;  // 2025-01-01T00:00:00Z
 constexpr std::string_view kRoleLabel = "alibaba.com/node-role";
 constexpr std::string_view kPriorityClass = "alibaba-ls";
 constexpr int32_t kPriority = 500;  // as alibaba-gpu's LS: every instance serves online traffic
@@ -31,7 +31,7 @@ constexpr int32_t kPriority = 500;  // as alibaba-gpu's LS: every instance serve
 // of thousands of rows must stay far from overflow.
 constexpr int64_t kMaxQuantity = 1'000'000;
 // Times above this (seconds from the trace start, ~317 years) are refused.
-constexpr int64_t kMaxSeconds = 10'000'000'000;
+constexpr int64_t kDlrmMaxSeconds = 10'000'000'000;
 constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 
 // The resources a ClusterQueue covers, in quota units: millicores, MiB, GPUs, percent of a NIC.
@@ -120,7 +120,7 @@ bool ParseRow(const std::string& path, const CsvRow& row, const std::set<std::st
   };
   if (f.size() != kColumns) {
     return skip("wrong number of columns",
-                fmt::format("{} columns, want {} ({})", f.size(), kColumns, kHeader));
+                fmt::format("{} columns, want {} ({})", f.size(), kColumns, kDlrmHeader));
   }
   ImportedWorkload& w = in.workload;
   w.name = KubeName(f[0]);
@@ -185,10 +185,10 @@ bool ParseRow(const std::string& path, const CsvRow& row, const std::set<std::st
   static constexpr std::array<std::string_view, 3> kTimeColumns = {
       "creation_time", "scheduled_time", "deletion_time"};
   for (size_t i = 0; i < t.size(); ++i) {
-    if (!IsAbsent(f[14 + i]) && !ParseMillionths(f[14 + i], kMaxSeconds, t[i])) {
+    if (!IsAbsent(f[14 + i]) && !ParseMillionths(f[14 + i], kDlrmMaxSeconds, t[i])) {
       return skip(fmt::format("bad {}", kTimeColumns[i]),
                   fmt::format("{}: \"{}\" is not empty, NaN or seconds in [0, {}]", kTimeColumns[i],
-                              f[14 + i], kMaxSeconds));
+                              f[14 + i], kDlrmMaxSeconds));
     }
   }
   const auto [created, scheduled, deleted] = t;
@@ -208,7 +208,7 @@ bool ParseRow(const std::string& path, const CsvRow& row, const std::set<std::st
                             scheduled >= 0 ? std::string(f[15]) : "(the trace start)"));
   }
 
-  w.created_micros = kEpochMicros + std::max<int64_t>(created, 0);
+  w.created_micros = kDlrmEpochMicros + std::max<int64_t>(created, 0);
   in.admitted_at_start = created < 0 && scheduled < 0;
   in.waiting_at_start = created < 0 && scheduled >= 0;
   if (ran_from >= 0) {
@@ -216,7 +216,7 @@ bool ParseRow(const std::string& path, const CsvRow& row, const std::set<std::st
     in.demand_from = std::max<int64_t>(created, 0);
     in.demand_to = deleted >= 0 ? in.demand_from + (deleted - ran_from) : kForever;
   } else if (deleted >= 0) {
-    in.deleted_micros = kEpochMicros + deleted;  // never scheduled: it gave up then
+    in.deleted_micros = kDlrmEpochMicros + deleted;  // never scheduled: it gave up then
   }
   w.namespace_name = app;
   w.queue_name = app;
@@ -285,7 +285,7 @@ engine::StatusOr<ImportOutput> ImportAlibabaDlrm(const AlibabaDlrmImportOptions&
   if (engine::Status s = CheckCohortOption(options.cohort); !s.ok()) {
     return s;
   }
-  CsvReader csv(options.path, std::string(kHeader), options.max_line_bytes);
+  CsvReader csv(options.path, std::string(kDlrmHeader), options.max_line_bytes);
   if (engine::Status s = csv.Open(); !s.ok()) {
     return s;
   }

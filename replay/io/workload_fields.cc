@@ -23,7 +23,7 @@ constexpr std::string_view kWorkloadClassLabel = "tally.dev/class";
 constexpr std::string_view kExpectedRuntimeAnnotation = "tally.dev/expected-runtime";
 namespace {
 
-constexpr std::string_view kKueueV1beta1 = "kueue.x-k8s.io/v1beta1";
+constexpr std::string_view kWorkloadV1beta1Api = "kueue.x-k8s.io/v1beta1";
 constexpr std::string_view kWorkloadPriorityClassSource = "kueue.x-k8s.io/workloadpriorityclass";
 constexpr std::string_view kPodPriorityClassSource = "scheduling.k8s.io/priorityclass";
 constexpr std::string_view kMetadataNameLabel = "kubernetes.io/metadata.name";
@@ -32,7 +32,7 @@ constexpr std::string_view kMetadataNameLabel = "kubernetes.io/metadata.name";
 // spec.priorityClassSource. Either spelling in the other version is an error.
 void ParsePriorityClassReference(ObjectContext& ctx, const YAML::Node& spec,
                                  engine::WorkloadSpec& wl) {
-  const bool v1beta1 = ctx.api_version() == kKueueV1beta1;
+  const bool v1beta1 = ctx.api_version() == kWorkloadV1beta1Api;
   if (v1beta1) {
     if (YAML::Node ref = Get(spec, "priorityClassRef"); ref.IsDefined()) {
       ctx.Error(ref, "spec.priorityClassRef",
@@ -203,9 +203,9 @@ bool ParseWorkload(const YAML::Node& obj, ObjectContext& ctx, engine::ClusterSpe
     wl.priority = ctx.Int32(Get(*s, "priority"), "spec.priority");
     if (!wl.priority_class_name.empty() && !Present(Get(*s, "priority"))) {
       ctx.Error(*s, "spec.priority",
-                fmt::format(
-                    "Required value: priority should not be nil when {} is set",
-                    ctx.api_version() == kKueueV1beta1 ? "priorityClassName" : "priorityClassRef"));
+                fmt::format("Required value: priority should not be nil when {} is set",
+                            ctx.api_version() == kWorkloadV1beta1Api ? "priorityClassName"
+                                                                     : "priorityClassRef"));
     }
     wl.active = ctx.Bool(Get(*s, "active"), "spec.active").value_or(true);
     if (std::optional<int32_t> max = Int32AtLeast(ctx, Get(*s, "maximumExecutionTimeSeconds"),

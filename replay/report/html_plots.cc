@@ -21,7 +21,7 @@ namespace replay::internal {
 
 namespace {
 
-constexpr std::string_view kTimeAxis = "virtual time since the first event";
+constexpr std::string_view kPlotTimeAxis = "virtual time since the first event";
 constexpr std::string_view kAggregateColor = "#1d2430";
 
 // The CDF of one group from its cumulative Prometheus buckets: exact at each bucket bound below
@@ -192,7 +192,7 @@ void AppendUtilisation(std::string& out, const ReplayReport& r) {
   out += "<div class=\"plots\">\n";
   AppendChart(out,
               {.title = "utilisation of nominal quota",
-               .x_title = kTimeAxis,
+               .x_title = kPlotTimeAxis,
                .y_title = "usage / nominal (%)",
                .x = XAxis::kClock,
                .y = YAxis::kRatio,
@@ -274,7 +274,7 @@ void AppendClusterQueuePlots(std::string& out, const ReplayReport& r) {
     out += fmt::format("<h3>{}</h3>\n<div class=\"plots\">\n", MarkupEscape(name));
     AppendChart(out,
                 {.title = "pending workloads",
-                 .x_title = kTimeAxis,
+                 .x_title = kPlotTimeAxis,
                  .y_title = "pending (workloads)",
                  .y = YAxis::kCount,
                  .x_min = t0,
@@ -282,7 +282,7 @@ void AppendClusterQueuePlots(std::string& out, const ReplayReport& r) {
                 {{std::string(name), "#2f6fd0", SampledPoints(r.sample_times, s.pending)}});
     AppendChart(out,
                 {.title = "utilisation",
-                 .x_title = kTimeAxis,
+                 .x_title = kPlotTimeAxis,
                  .y_title = "usage / nominal (%)",
                  .y = YAxis::kRatio,
                  .x_min = t0,
@@ -290,7 +290,7 @@ void AppendClusterQueuePlots(std::string& out, const ReplayReport& r) {
                 {{std::string(name), "#2c9a5a", SampledPoints(r.sample_times, s.utilisation)}});
     AppendChart(out,
                 {.title = "mean time to admission",
-                 .x_title = kTimeAxis,
+                 .x_title = kPlotTimeAxis,
                  .y_title = "mean wait",
                  .y = YAxis::kSeconds,
                  .x_min = t0,

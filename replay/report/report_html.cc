@@ -130,7 +130,7 @@ void AppendSummary(std::string& out, const ReplayReport& r) {
                      Wait(w, w.p99), Wait(w, w.max))});
 }
 
-void AppendClusterQueues(std::string& out, const ReplayReport& r) {
+void AppendClusterQueuesHtml(std::string& out, const ReplayReport& r) {
   if (r.cluster_queues.empty()) {
     return;
   }
@@ -316,7 +316,7 @@ void AppendWarnings(std::string& out, const ReplayReport& r) {
   out += "</ul>\n";
 }
 
-void AppendEngine(std::string& out, const ReplayReport& r) {
+void AppendEngineHtml(std::string& out, const ReplayReport& r) {
   out += "<h2>Engine cost</h2>\n";
   if (!r.timings) {
     out += "<p class=\"note\">Timings off (--no-timings): no wall-clock figures.</p>\n";
@@ -353,7 +353,7 @@ std::string FormatReportHtml(const ReplayReport& report) {
   out += "</p>\n";
   AppendWarnings(out, report);
   AppendSummary(out, report);
-  AppendClusterQueues(out, report);
+  AppendClusterQueuesHtml(out, report);
   internal::AppendWaitCdf(out, report);
   internal::AppendUtilisation(out, report);
   internal::AppendFlavorUtilisation(out, report);
@@ -363,7 +363,7 @@ std::string FormatReportHtml(const ReplayReport& report) {
   AppendFallbacks(out, report);
   AppendUsage(out, report);
   AppendErrors(out, report);
-  AppendEngine(out, report);
+  AppendEngineHtml(out, report);
   internal::AppendPageEnd(out);
   return out;
 }

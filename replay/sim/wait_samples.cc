@@ -5,7 +5,7 @@
 namespace replay {
 namespace {
 
-constexpr double kMicros = 1e6;
+constexpr double kMicrosPerSecond = 1e6;
 
 // Kueue's bucket bounds in µs (a wait of exactly a bound is in that bucket): WaitBuckets()'s
 // values (replay/sim/replay_report.h), which wait_samples_test compares with these.
@@ -138,9 +138,9 @@ WaitStats WaitSamples::Summarize() const {
   }
   WaitStats s;
   s.count = count_;
-  s.sum = static_cast<double>(sum_) / kMicros;
+  s.sum = static_cast<double>(sum_) / kMicrosPerSecond;
   s.mean = count_ == 0 ? 0 : s.sum / static_cast<double>(count_);
-  s.max = static_cast<double>(max_) / kMicros;
+  s.max = static_cast<double>(max_) / kMicrosPerSecond;
   int64_t cumulative = 0;
   for (size_t i = 0; i < kBoundsMicros.size(); ++i) {
     cumulative += prometheus_[i];
@@ -160,7 +160,7 @@ WaitStats WaitSamples::Summarize() const {
       const auto nth = values.begin() + (NearestRank(p, count_) - 1);
       std::nth_element(from, nth, values.end());
       from = nth;
-      *out = static_cast<double>(*nth) / kMicros;
+      *out = static_cast<double>(*nth) / kMicrosPerSecond;
     }
     return s;
   }
@@ -172,10 +172,11 @@ WaitStats WaitSamples::Summarize() const {
       if (seen >= rank) {
         // The middle of the bucket; the exact extremes when the bucket reaches past them.
         const int64_t middle = Buckets::BucketMiddle(static_cast<int>(i));
-        return static_cast<double>(std::clamp(middle, min_, max_)) / kMicros;
+        return static_cast<double>(std::clamp(middle, min_, max_)) / kMicrosPerSecond;
       }
     }
-    return static_cast<double>(max_) / kMicros;  // not reached: the counts add up to count_
+    // Not reached: the counts add up to count_.
+    return static_cast<double>(max_) / kMicrosPerSecond;
   };
   s.p10 = at(0.10);
   s.p50 = at(0.50);
