@@ -39,17 +39,24 @@ if(TALLY_FUZZ)
   set(TALLY_FUZZ_COVERAGE_FLAGS -fsanitize=fuzzer-no-link)
 endif()
 
+# _tally_common_flags(target [NO_FUZZ_COVERAGE]): NO_FUZZ_COVERAGE leaves the target's own code
+# uninstrumented; it is linked with the coverage flags all the same, since the libraries it links
+# carry the callbacks.
 function(_tally_common_flags target)
-  target_compile_options(${target} PRIVATE ${TALLY_WARNINGS} ${TALLY_SANITIZER_FLAGS}
-                                           ${TALLY_FUZZ_COVERAGE_FLAGS})
+  cmake_parse_arguments(ARG "NO_FUZZ_COVERAGE" "" "" ${ARGN})
+  set(coverage ${TALLY_FUZZ_COVERAGE_FLAGS})
+  if(ARG_NO_FUZZ_COVERAGE)
+    set(coverage "")
+  endif()
+  target_compile_options(${target} PRIVATE ${TALLY_WARNINGS} ${TALLY_SANITIZER_FLAGS} ${coverage})
   target_link_options(${target} PRIVATE ${TALLY_SANITIZER_FLAGS} ${TALLY_FUZZ_COVERAGE_FLAGS})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
 endfunction()
 
 # Unity builds of the libraries and the binaries (TALLY_UNITY, on in the asan and tsan presets):
 # eight sources compiled as one, so the headers they share are parsed, and their inline code
-# optimised, once per eight files instead of once per file (2026-12-06, release flags, libraries
-# and `tally`: 586 -> 259 s of compiler time). The release preset keeps one object per source:
+# optimised, once per eight files instead of once per file (2026-12-06: libraries and `tally`
+# with release flags, 586 -> under 300 s of compiler time; the ASan build, 710 -> 487 s). The release preset keeps one object per source:
 # its code generation is what the benchmarks and the performance gate measure, and it is the
 # build that would catch a source missing an #include.
 option(TALLY_UNITY "Compile the libraries and binaries eight sources at a time" OFF)
@@ -83,13 +90,11 @@ function(tally_cc_binary)
   endif()
 endfunction()
 
-# What every test is compiled with, beyond _tally_common_flags; the precompiled-header host below
-# gets the same, since a precompiled header is only used by a compilation with matching flags.
+# What every test is compiled with; the precompiled-header host below gets the same, since a
+# precompiled header is only used by a compilation with matching flags. No fuzzing coverage: no
+# fuzzer runs a test's own code.
 function(_tally_test_flags target)
-  target_compile_options(${target} PRIVATE ${TALLY_WARNINGS} ${TALLY_SANITIZER_FLAGS})
-  # Linked with the coverage flags all the same: the libraries under test carry the callbacks.
-  target_link_options(${target} PRIVATE ${TALLY_SANITIZER_FLAGS} ${TALLY_FUZZ_COVERAGE_FLAGS})
-  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+  _tally_common_flags(${target} NO_FUZZ_COVERAGE)
   # A test's own code at -O1 in a Release build (after -O3 on the command line, so it wins): the
   # libraries it tests keep -O3, and its gtest expansions and oracles compile in about 60 % of
   # the time (CI builds every test twice; 2026-12-01: 8.7 -> 5.6 s for queue_manager_test.cc).
@@ -98,8 +103,8 @@ function(_tally_test_flags target)
   endif()
   # Under ASan + UBSan, the test's own code at -O0 without coverage instrumentation: the libraries
   # keep -O1, and a test compiles in half the time (2026-12-06, clang 14, four tests: 39.9 ->
-  # 19.4 s), the sanitizers' checks unchanged. TSan keeps -O1: its tests are the threaded ones,
-  # whose own code is hot.
+  # 19.4 s), the sanitizers' checks unchanged. TSan keeps -O1 (its build has nine tests, and
+  # this was not measured there).
   if(TALLY_SANITIZE STREQUAL "address")
     target_compile_options(${target} PRIVATE -O0)
   endif()
