@@ -112,6 +112,17 @@ void FieldLines::Record(const engine::SourceRef& object, const std::string& path
   }
 }
 
+void FieldLines::Merge(FieldLines&& other) {
+  for (auto& [object, lines] : other.objects_) {
+    auto [it, inserted] = objects_.try_emplace(object, std::move(lines));
+    if (!inserted) {
+      it->second.merge(lines);  // this log's lines win (first recorded, as Record's emplace)
+    }
+  }
+  other.objects_.clear();
+  other.last_ = nullptr;
+}
+
 int FieldLines::Find(const engine::SourceRef& object, std::string path) const {
   const auto lines = objects_.find(ObjectKey(object));
   if (lines == objects_.end()) {

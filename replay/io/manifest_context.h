@@ -54,6 +54,9 @@ class FieldLines {
   void Record(const engine::SourceRef& object, const std::string& path, int line);
   // Line of the longest recorded prefix of `path` ("a.b[2].c", then "a.b[2]", "a.b", "a").
   int Find(const engine::SourceRef& object, std::string path) const;
+  // Adds the lines `other` recorded (for other objects than this one's: a path recorded in both
+  // keeps this one's line, as a second Record would). `other` is left empty.
+  void Merge(FieldLines&& other);
 
  private:
   using PathLines = std::unordered_map<std::string, int>;  // path -> line

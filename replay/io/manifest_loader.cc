@@ -9,11 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <system_error>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "engine/config_validation.h"
 #include "replay/io/closest_match.h"
@@ -119,16 +121,8 @@ class Loader {
     // it loads nothing, as when it was parsed whole first.
     const LoadMark mark = Mark();
     try {
-      ForEachYamlDocument(std::string(text), [&](const YAML::Node& doc, size_t i) {
-        if (may_have_aliases) {
-          if (std::optional<YamlExpansionIssue> issue = FindYamlExpansionIssue(doc)) {
-            AddFileError(file, issue->line, std::move(issue->message));
-            ++result_.documents_read;
-            return;
-          }
-        }
-        LoadDocument(doc, file, static_cast<int>(i));
-      });
+      ChunkLoads loads(*this, file, may_have_aliases);
+      ForEachYamlChunk(std::string(text), loads);
     } catch (const YAML::Exception& e) {
       Restore(mark);
       const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
@@ -152,20 +146,25 @@ class Loader {
     std::map<std::string, int> skipped_by_kind;
   };
 
+  // The spec's object lists, in the order of LoadMark::lists.
+  static constexpr auto kLists =
+      std::make_tuple(&engine::ClusterSpec::flavors, &engine::ClusterSpec::cohorts,
+                      &engine::ClusterSpec::cluster_queues, &engine::ClusterSpec::local_queues,
+                      &engine::ClusterSpec::priority_classes, &engine::ClusterSpec::workloads,
+                      &engine::ClusterSpec::namespaces, &engine::ClusterSpec::admission_checks,
+                      &engine::ClusterSpec::flavor_supplies, &engine::ClusterSpec::resource_classes,
+                      &engine::ClusterSpec::nodes);
+  static_assert(
+      std::tuple_size_v<decltype(kLists)> == std::tuple_size_v<decltype(LoadMark::lists)>);
+
   template <typename F>
   void ForEachList(F&& f) {
-    engine::ClusterSpec& s = result_.spec;
-    f(0, s.flavors);
-    f(1, s.cohorts);
-    f(2, s.cluster_queues);
-    f(3, s.local_queues);
-    f(4, s.priority_classes);
-    f(5, s.workloads);
-    f(6, s.namespaces);
-    f(7, s.admission_checks);
-    f(8, s.flavor_supplies);
-    f(9, s.resource_classes);
-    f(10, s.nodes);
+    std::apply(
+        [&](auto... list) {
+          size_t i = 0;
+          (f(i++, result_.spec.*list), ...);
+        },
+        kLists);
   }
 
   LoadMark Mark() {
@@ -251,6 +250,19 @@ class Loader {
   }
 
  private:
+  // A document of a file, its aliases checked first when it may have some (LoadText).
+  void VisitDocument(const YAML::Node& doc, const std::string& file, int index,
+                     bool may_have_aliases) {
+    if (may_have_aliases) {
+      if (std::optional<YamlExpansionIssue> issue = FindYamlExpansionIssue(doc)) {
+        AddFileError(file, issue->line, std::move(issue->message));
+        ++result_.documents_read;
+        return;
+      }
+    }
+    LoadDocument(doc, file, index);
+  }
+
   void LoadDocument(const YAML::Node& doc, const std::string& file, int index) {
     ++result_.documents_read;
     if (!doc.IsDefined() || doc.IsNull()) {
@@ -378,16 +390,11 @@ class Loader {
                         api_version, kConfigGroup)});
         return;
       }
-      if (result_.spec.configuration.present) {
-        result_.errors.push_back(LoadError{
-            file, document, line, kind, "", "",
-            fmt::format("Duplicate value: only one Configuration is allowed; one is already "
-                        "defined at {}",
-                        engine::ToString(result_.spec.configuration.source))});
+      if (configurations_ != nullptr) {
+        configurations_->push_back({obj, file, document, line, api_version, kind});
         return;
       }
-      ObjectContext ctx(sink, source, api_version, kind);
-      Parse(&internal::ParseConfiguration, obj, ctx);
+      LoadConfiguration(obj, file, document, line, api_version, kind);
       return;
     }
     ++result_.skipped_unknown;
@@ -406,6 +413,23 @@ class Loader {
             fmt::format("not a kind of {} tally reads (skipped); did you mean {}?", group, *m)});
       }
     }
+  }
+
+  // Only one Configuration may be loaded, from any file: whether this one is the first depends
+  // on every object before it, so it is loaded in order, on the thread that takes the chunks.
+  void LoadConfiguration(const YAML::Node& obj, const std::string& file, int document, int line,
+                         const std::string& api_version, const std::string& kind) {
+    if (result_.spec.configuration.present) {
+      result_.errors.push_back(LoadError{
+          file, document, line, kind, "", "",
+          fmt::format("Duplicate value: only one Configuration is allowed; one is already "
+                      "defined at {}",
+                      engine::ToString(result_.spec.configuration.source))});
+      return;
+    }
+    internal::LoadSink sink{&result_.errors, &result_.warnings, &lines_};
+    ObjectContext ctx(sink, engine::SourceRef{file, document, line}, api_version, kind);
+    Parse(&internal::ParseConfiguration, obj, ctx);
   }
 
   void LoadList(const YAML::Node& list, const YAML::Node& items, const std::string& file,
@@ -487,9 +511,91 @@ class Loader {
         [&order](const LoadError& a, const LoadError& b) { return order(a) < order(b); });
   }
 
+  // A Configuration met while loading a chunk apart, loaded when the chunk is taken.
+  struct DeferredConfiguration {
+    YAML::Node object;
+    std::string file;
+    int document = 0;
+    int line = 0;
+    std::string api_version;
+    std::string kind;
+  };
+
+  // What one chunk of a file loaded, apart from the result (LoadText).
+  struct Part {
+    LoadResult result;
+    internal::FieldLines lines;
+    std::vector<DeferredConfiguration> configurations;
+  };
+
+  // A file's chunks loaded on the threads that parsed them, each into a Part of its own, and
+  // added to the result in order. The objects, errors, warnings, counts and field lines are the
+  // same as loading the documents one after another: every parser only appends to the spec, and
+  // a Configuration, which depends on the objects before it, waits for its chunk's turn. The
+  // messages are put in file, document and line order by Finish.
+  class ChunkLoads final : public YamlChunkVisitor {
+   public:
+    ChunkLoads(Loader& loader, const std::string& file, bool may_have_aliases)
+        : loader_(loader), file_(file), may_have_aliases_(may_have_aliases) {}
+
+    void Begin(size_t chunks) override { parts_.resize(chunks); }
+    void Convert(size_t chunk, std::vector<YAML::Node>& documents, size_t first_index) override {
+      Part& part = parts_[chunk];
+      Loader apart(part.result);
+      apart.configurations_ = &part.configurations;
+      for (size_t i = 0; i < documents.size(); ++i) {
+        apart.VisitDocument(documents[i], file_, static_cast<int>(first_index + i),
+                            may_have_aliases_);
+      }
+      part.lines = std::move(apart.lines_);
+    }
+    void Take(size_t chunk) override {
+      loader_.Absorb(parts_[chunk]);
+      parts_[chunk] = Part{};
+    }
+
+   private:
+    Loader& loader_;
+    const std::string& file_;
+    const bool may_have_aliases_;
+    std::vector<Part> parts_;
+  };
+
+  void Absorb(Part& part) {
+    LoadResult& from = part.result;
+    std::apply([&](auto... list) { (AppendMoved(result_.spec.*list, from.spec.*list), ...); },
+               kLists);
+    AppendMoved(result_.errors, from.errors);
+    AppendMoved(result_.warnings, from.warnings);
+    result_.documents_read += from.documents_read;
+    result_.empty_documents += from.empty_documents;
+    result_.skipped_unknown += from.skipped_unknown;
+    for (const auto& [kind, n] : from.loaded_by_kind) {
+      result_.loaded_by_kind[kind] += n;
+    }
+    for (const auto& [kind, n] : from.skipped_by_kind) {
+      result_.skipped_by_kind[kind] += n;
+    }
+    lines_.Merge(std::move(part.lines));
+    for (const DeferredConfiguration& c : part.configurations) {
+      LoadConfiguration(c.object, c.file, c.document, c.line, c.api_version, c.kind);
+    }
+  }
+
+  template <typename T>
+  static void AppendMoved(std::vector<T>& to, std::vector<T>& from) {
+    if (to.empty()) {
+      to = std::move(from);
+      return;
+    }
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  }
+
   LoadResult& result_;
   internal::FieldLines lines_;
   std::map<std::string, size_t> file_order_;
+  // Set while loading a chunk apart (ChunkLoads): Configurations go here instead.
+  std::vector<DeferredConfiguration>* configurations_ = nullptr;
 };
 
 }  // namespace

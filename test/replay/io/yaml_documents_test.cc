@@ -148,6 +148,91 @@ TEST(YamlDocumentsTest, AVisitorsExceptionStopsTheParse) {
   }
 }
 
+// A chunk visitor's Convert gets each chunk's documents with the index of its first, on the
+// threads that parse (several at once), and Take sees the chunks in order, after their Convert:
+// the documents still come out as LoadAll's, on 1 to 4 threads and with chunks finer than the
+// threads, with conversions slower than the parse.
+class RecordingChunks final : public YamlChunkVisitor {
+ public:
+  void Begin(size_t chunks) override {
+    ++begun;
+    converted.assign(chunks, {});
+    first_index.assign(chunks, 0);
+    sizes.assign(chunks, 0);
+  }
+  void Convert(size_t chunk, std::vector<YAML::Node>& documents, size_t first) override {
+    if (chunk == fail_at) {
+      throw std::runtime_error(fmt::format("stop at chunk {}", chunk));
+    }
+    if (chunk % 3 == 1) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));  // others convert meanwhile
+    }
+    converted[chunk] = DumpAll(documents);
+    first_index[chunk] = first;
+    sizes[chunk] = documents.size();
+  }
+  void Take(size_t chunk) override {
+    EXPECT_EQ(chunk, taken.size());
+    EXPECT_FALSE(converted[chunk].empty() && sizes[chunk] > 0);
+    taken.push_back(chunk);
+    all += converted[chunk];
+    converted[chunk].clear();
+  }
+
+  size_t fail_at = static_cast<size_t>(-1);
+  int begun = 0;
+  std::vector<std::string> converted;
+  std::vector<size_t> first_index;
+  std::vector<size_t> sizes;
+  std::vector<size_t> taken;
+  std::string all;
+};
+
+TEST(YamlDocumentsTest, ChunksAreConvertedWhereParsedAndTakenInOrder) {
+  const std::string text = BigText();
+  const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+  const std::string expected = DumpAll(documents);
+  for (size_t threads : {1, 2, 4}) {
+    for (size_t chunks : {2, 7, 16}) {
+      tbb::task_arena arena(static_cast<int>(threads));
+      RecordingChunks visitor;
+      arena.execute([&] { internal::ForEachYamlChunkInParts(text, chunks, threads, visitor); });
+      const std::string where = fmt::format("{} threads, {} chunks", threads, chunks);
+      EXPECT_EQ(visitor.begun, 1) << where;
+      EXPECT_EQ(visitor.taken.size(), visitor.converted.size()) << where;
+      EXPECT_GE(visitor.taken.size(), 2u) << where;
+      EXPECT_EQ(visitor.all, expected) << where;
+      size_t next = 0;
+      for (size_t k = 0; k < visitor.sizes.size(); ++k) {
+        EXPECT_EQ(visitor.first_index[k], next) << where << ", chunk " << k;
+        next += visitor.sizes[k];
+      }
+      EXPECT_EQ(next, documents.size()) << where;
+    }
+  }
+}
+
+// An exception of Convert reaches the caller when its chunk's turn comes: the chunks before it
+// are taken, none after it.
+TEST(YamlDocumentsTest, AConversionsExceptionStopsTheVisitAtItsChunk) {
+  const std::string text = BigText();
+  for (size_t threads : {1, 2}) {
+    tbb::task_arena arena(static_cast<int>(threads));
+    RecordingChunks visitor;
+    visitor.fail_at = 3;
+    std::string error;
+    arena.execute([&] {
+      try {
+        internal::ForEachYamlChunkInParts(text, 8, threads, visitor);
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    });
+    EXPECT_EQ(error, "stop at chunk 3") << threads;
+    EXPECT_EQ(visitor.taken, (std::vector<size_t>{0, 1, 2})) << threads;
+  }
+}
+
 // A lone carriage return is a line break to YAML but not to the count of '\n' a chunk's lines
 // start from: such a text is not cut.
 TEST(YamlDocumentsTest, ALoneCarriageReturnIsNotCut) {
