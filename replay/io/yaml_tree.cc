@@ -9,29 +9,12 @@
 #include <unordered_map>
 #include <utility>
 
+#include "replay/io/yaml_node_access.h"
+#include "replay/io/yaml_simple_subset.h"
 #include "replay/io/yaml_syntax.h"
-
-#include <yaml-cpp/node/detail/memory.h>
-#include <yaml-cpp/node/detail/node.h>
-
-namespace replay::internal {
-struct YamlNodeAccess;  // the key of the specialisation below
-}  // namespace replay::internal
-
-// YAML::Node's constructor from a detail::node is private; its friends are yaml-cpp's own
-// NodeBuilder and every specialisation of YAML::as_if. This one is the only code of tally that
-// uses it: a node made here is wrapped exactly as yaml-cpp's NodeBuilder::Root wraps its own.
-template <>
-struct YAML::as_if<replay::internal::YamlNodeAccess, void> {
-  static YAML::Node Wrap(YAML::detail::node& node, YAML::detail::shared_memory_holder memory) {
-    return YAML::Node(node, std::move(memory));
-  }
-};
 
 namespace replay {
 namespace {
-
-using NodeAccess = YAML::as_if<internal::YamlNodeAccess, void>;
 
 std::string_view TokenText(fy_token* token) {
   size_t length = 0;
@@ -67,7 +50,8 @@ class TreeBuilder {
         anchors_.clear();
         break;
       case FYET_DOCUMENT_END:
-        documents_.push_back(root_ != nullptr ? NodeAccess::Wrap(*root_, memory_) : YAML::Node());
+        documents_.push_back(root_ != nullptr ? internal::WrapYamlNode(*root_, memory_)
+                                              : YAML::Node());
         memory_.reset();
         break;
       case FYET_SCALAR:
@@ -363,6 +347,15 @@ std::vector<YAML::Node> LoadAllYaml(std::string_view text) {
 }
 
 std::vector<YAML::Node> internal::LoadAllYamlFromLine(std::string_view text, int first_line) {
+  const size_t max_depth = CurrentInputLimits().yaml_max_depth;
+  if (std::optional<std::vector<YAML::Node>> documents =
+          internal::LoadSimpleYaml(text, first_line, max_depth)) {
+    return std::move(*documents);
+  }
+  return internal::LoadAllYamlWithLibfyaml(text, first_line);
+}
+
+std::vector<YAML::Node> internal::LoadAllYamlWithLibfyaml(std::string_view text, int first_line) {
   TreeBuilder builder(text, first_line);
   std::optional<YamlSyntaxError> error = internal::ForEachYamlEvent(
       text, CurrentInputLimits().yaml_max_depth, [&builder](fy_event* e) { builder.OnEvent(e); });

@@ -41,6 +41,10 @@ namespace internal {
 // LoadAllYaml of a text cut from a file at its 0-based line `first_line`: the nodes' marks (and
 // an exception's) are the file's lines.
 std::vector<YAML::Node> LoadAllYamlFromLine(std::string_view text, int first_line);
+// The same, always with libfyaml's parser: LoadAllYamlFromLine first tries the reader of
+// replay/io/yaml_simple_subset.h, which gives the same trees for the texts it accepts (tests
+// compare the two).
+std::vector<YAML::Node> LoadAllYamlWithLibfyaml(std::string_view text, int first_line);
 }  // namespace internal
 
 }  // namespace replay
