@@ -19,6 +19,8 @@
 // against YAML::LoadAll on every YAML file shipped in data/ and test/ and on generated texts.
 // Where yaml-cpp and libfyaml read the same valid text differently, this reads it as libfyaml,
 // which follows YAML 1.2; text libfyaml refuses throws, with libfyaml's message and position.
+// A text in the plain block subset of replay/io/yaml_simple_subset.h (what manifests are written
+// in) is read by that reader instead, about three times faster; it builds the same trees.
 // Thread safety: reentrant; each document owns its nodes (as with yaml-cpp).
 #pragma once
 
