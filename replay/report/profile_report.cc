@@ -19,6 +19,24 @@ double PerUnit(double value, int64_t units) {
   return units > 0 ? value / static_cast<double>(units) : 0;
 }
 
+// The shards' CPU time in their steps, and the busiest shard's (replay/sim/shard_cpu.h).
+struct ShardShares {
+  double total = 0;
+  double busiest = 0;
+  size_t busiest_shard = 0;
+};
+ShardShares SharesOf(const std::vector<ShardCpuTime>& shards) {
+  ShardShares s;
+  for (size_t k = 0; k < shards.size(); ++k) {
+    s.total += shards[k].seconds;
+    if (shards[k].seconds > s.busiest) {
+      s.busiest = shards[k].seconds;
+      s.busiest_shard = k;
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 ProfileClock::ProfileClock()
@@ -50,6 +68,7 @@ ProfileReport BuildProfileReport(const engine::PhaseTotals& totals, const Profil
   p.searches = report.preemption_searches;
   p.memo = report.nomination_memo;
   p.pipeline = report.pipeline;
+  p.shard_cpu = report.shard_cpu;
   return p;
 }
 
@@ -97,6 +116,21 @@ std::string FormatProfileTable(const ProfileReport& p) {
         "shard\n",
         w.batches, w.reader_waits, w.reader_wait_seconds, w.helper_waits, w.helper_wait_seconds,
         w.window_grown, w.window_shrunk, w.steps_paused, w.lines_waiting_peak);
+  }
+  if (const ShardShares shares = SharesOf(p.shard_cpu); shares.busiest > 0) {
+    // A shard's steps run one at a time: no number of threads replays the trace faster than its
+    // busiest shard's steps take (replay/sim/shard_cpu.h).
+    out += fmt::format(
+        "shards: {} took {:.3f} s of CPU in their own steps; the busiest, shard {} ({}), {:.3f} s "
+        "({:.1f}%), one step at a time: on any number of threads this replay takes at least "
+        "{:.3f} s",
+        p.shard_cpu.size(), shares.total, shares.busiest_shard,
+        p.shard_cpu[shares.busiest_shard].label, shares.busiest,
+        100.0 * shares.busiest / shares.total, shares.busiest);
+    out += p.threads <= 1 ? fmt::format(", at most {:.2f}x faster than this run on 1 thread\n",
+                                        p.cpu_seconds / shares.busiest)
+                          : fmt::format(" (this run: {:.3f} s of wall time, {:.2f}x that)\n",
+                                        p.wall_seconds, p.wall_seconds / shares.busiest);
   }
   return out;
 }
@@ -184,6 +218,21 @@ void WriteProfileJson(JsonWriter& w, const ProfileReport& p) {
   w.EndObject();
   w.Key("searchesPerNomination");
   w.RoundedNumber(PerUnit(static_cast<double>(s.searches), p.nominations));
+  if (const ShardShares shares = SharesOf(p.shard_cpu); shares.busiest > 0) {
+    w.Key("shards");
+    w.BeginObject();
+    w.Key("busiest");
+    w.Int(static_cast<int64_t>(shares.busiest_shard));
+    w.Key("busiestCpuSeconds");
+    w.RoundedNumber(shares.busiest);
+    w.Key("busiestLabel");
+    w.String(p.shard_cpu[shares.busiest_shard].label);
+    w.Key("count");
+    w.Int(static_cast<int64_t>(p.shard_cpu.size()));
+    w.Key("cpuSeconds");
+    w.RoundedNumber(shares.total);
+    w.EndObject();
+  }
   w.Key("threads");
   w.Int(p.threads);
   w.Key("wallSeconds");

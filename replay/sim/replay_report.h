@@ -131,6 +131,12 @@ struct PipelineWaits {
   int64_t lines_waiting_peak = 0;  // most decision lines held for the slowest shard (FinalLines)
 };
 
+// One shard's CPU time in its own steps (replay/sim/shard_cpu.h), with --profile.
+struct ShardCpuTime {
+  std::string label;  // engine::ShardPlan::labels(): its smallest Cohort or ClusterQueue
+  double seconds = 0;
+};
+
 // `tally replay --profile` (docs/replay.md, "Where the time goes"): the CPU time by phase of
 // engine/base/phase_profile.h and the counts that explain it.
 struct ProfileReport {
@@ -149,6 +155,7 @@ struct ProfileReport {
   engine::PreemptionSearchStats searches;
   engine::NominationMemoStats memo;
   PipelineWaits pipeline;
+  std::vector<ShardCpuTime> shard_cpu;  // ReplayReport::shard_cpu
 };
 
 struct ReplayReport {
@@ -272,6 +279,9 @@ struct ReplayReport {
   int64_t decision_latency_max_ns = 0;
   int64_t peak_rss_bytes = 0;
   PipelineWaits pipeline;  // printed by --profile only
+  // Each shard's CPU time in its own steps, by shard index (replay/sim/shard_cpu.h; --profile
+  // only).
+  std::vector<ShardCpuTime> shard_cpu;
 
   // What the preemption searches of every shard did (counts: deterministic).
   engine::PreemptionSearchStats preemption_searches;

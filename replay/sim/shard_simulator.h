@@ -87,10 +87,14 @@ class ShardSimulator {
   int64_t decisions() const;
   const LatencyHistogram& decision_latency() const;
   const engine::SchedulerOptions& scheduler_options() const;
+  // CPU time spent in this shard's steps, with --profile (replay/sim/shard_cpu.h).
+  void AddCpuNanos(int64_t nanos) { cpu_nanos_ += nanos; }
+  int64_t cpu_nanos() const { return cpu_nanos_; }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  int64_t cpu_nanos_ = 0;
 };
 
 }  // namespace replay

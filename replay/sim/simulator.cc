@@ -311,7 +311,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
       n, window,
       [&](int k, int64_t number) {
         RoutedBatch& b = slots.Get(number);
-        return !b.any_event || engine->With(k, [&](ShardSimulator& s) {
+        return !b.any_event || WithShard(*engine, k, [&](ShardSimulator& s) {
           return ReplayStep(k, s, b, slice_lines, log != nullptr ? &final_lines : nullptr);
         });
       },
@@ -551,6 +551,12 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
     s.Finish(end, sample_until, parts[static_cast<size_t>(k)], waits[static_cast<size_t>(k)]);
   });
   MergeShardReports(parts, waits, report);
+  if (engine::PhaseProfile::Enabled()) {
+    const std::vector<double> seconds = ShardCpuSeconds(*engine);
+    for (size_t k = 0; k < seconds.size(); ++k) {
+      report.shard_cpu.push_back({engine->plan().labels()[k], seconds[k]});
+    }
+  }
 
   report.shards = n;
   report.timings = options.timings;

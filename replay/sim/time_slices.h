@@ -29,18 +29,20 @@
 #include "engine/base/phase_profile.h"
 #include "replay/io/parallel_for.h"
 #include "replay/sim/routed_batch.h"
+#include "replay/sim/shard_cpu.h"
 #include "replay/sim/sharded_replay.h"
 
 namespace replay {
 
-// Runs `f(shard index, ShardSimulator&)` for every shard of `engine`, in parallel on `arena`, each
-// under its lock.
+// Runs `f(shard index, ShardSimulator&)` for every shard of `shards`, in parallel on `arena`,
+// each under its lock (WithShard: timed per shard with --profile).
 template <typename F>
-void ForEachShard(ShardedReplay& engine, tbb::task_arena& arena, F&& f) {
+void ForEachShard(ShardedReplay& shards, tbb::task_arena& arena, F&& f) {
   ParallelFor(
-      arena, static_cast<size_t>(engine.num_shards()), 1,
+      arena, static_cast<size_t>(shards.num_shards()), 1,
       [&](size_t, size_t k) {
-        engine.With(static_cast<int>(k), [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
+        WithShard(shards, static_cast<int>(k),
+                  [&](ShardSimulator& s) { f(static_cast<int>(k), s); });
       },
       engine::Phase::kSimulate);
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # replay_profile.sh TALLY: `tally replay --profile` (issue 21) on a small congested single-tree
 # trace. Checks that the phase table reaches stderr, that report.json gains a "profile" object
-# naming every phase and the search counts, that nothing else changes (decisions.jsonl and
+# naming every phase and the search counts, the shards' CPU time (all of it in the one shard here;
+# split between three on a three-tree trace, and never more than the process's), that nothing
+# else changes (decisions.jsonl and
 # report.json without the profile are byte-identical to a run without --profile), and that a run
 # without --profile has no "profile" key. Durations are not asserted (they depend on the machine).
 set -euo pipefail
@@ -36,6 +38,20 @@ for key in cpuSeconds phaseSeconds nominationsPerAdmission searchesPerNomination
   grep -q "\"${key}\"" "${tmp}/profiled/report.json" || fail "report.json: no ${key}"
 done
 grep -q "^sum of phases" "${tmp}/profiled.stderr" || fail "stderr: no 'sum of phases' line"
+grep -q '^shards: 1 took [0-9.]* s of CPU in their own steps; the busiest, shard 0 (.*), [0-9.]* s (100.0%), one step at a time: .* at most [0-9.]*x faster than this run on 1 thread$' \
+  "${tmp}/profiled.stderr" || fail "stderr: no 'shards:' line for the one shard"
+shard_cpu_checks() {  # shard_cpu_checks REPORT SHARDS: the profile's shards object adds up
+  python3 - "$1" "$2" <<'PY' || fail "$1: profile.shards"
+import json, sys
+profile = json.load(open(sys.argv[1]))["profile"]
+shards = profile["shards"]
+assert shards["count"] == int(sys.argv[2]), shards
+assert 0 < shards["busiestCpuSeconds"] <= shards["cpuSeconds"] <= profile["cpuSeconds"], shards
+assert 0 <= shards["busiest"] < shards["count"], shards
+assert shards["busiestLabel"].startswith(("Cohort/", "ClusterQueue/")), shards
+PY
+}
+shard_cpu_checks "${tmp}/profiled/report.json" 1
 grep -q "rejected by the O(depth) bound" "${tmp}/profiled.stderr" || fail "stderr: no search line"
 # Apart from the profile object, report.json is the same.
 # (the key after "profile" is the next present of quotaHoldTime, resourceClasses, runId)
@@ -55,4 +71,13 @@ for key in batches readerWaits readerWaitSeconds helperWaits helperWaitSeconds w
   windowShrunk stepsPaused linesWaitingPeak; do
   grep -q "\"${key}\"" "${tmp}/two/report.json" || fail "2 threads: report.json: no ${key}"
 done
-echo "replay --profile: phases, counts, pipeline waits and unchanged outputs checked"
+# Three independent trees: three shards; on 2 threads the line compares the run's wall time.
+"${tally}" generate --synthetic --workloads 600 --cluster-queues 12 --trees 3 \
+  --mean-interarrival 1 --seed 7 --out "${tmp}/three" >/dev/null
+"${tally}" replay --manifests "${tmp}/three/manifests.yaml" --events "${tmp}/three/events.jsonl" \
+  --out "${tmp}/three-out" -q --no-progress --no-timings --threads 2 --profile \
+  2>"${tmp}/three.stderr"
+grep -q '^shards: 3 took [0-9.]* s of CPU .* at least [0-9.]* s (this run: [0-9.]* s of wall time, [0-9.]*x that)$' \
+  "${tmp}/three.stderr" || fail "3 trees, 2 threads: no 'shards:' line"
+shard_cpu_checks "${tmp}/three-out/report.json" 3
+echo "replay --profile: phases, counts, pipeline waits, shard CPU and unchanged outputs checked"
