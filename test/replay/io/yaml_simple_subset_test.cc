@@ -10,10 +10,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +19,7 @@
 
 #include "replay/io/input_limits.h"
 #include "replay/io/yaml_tree.h"
+#include "test/replay/io/shipped_yaml_files.h"
 #include "test/replay/io/yaml_dump.h"
 
 namespace replay {
@@ -29,13 +28,6 @@ namespace {
 using testing_yaml::DumpAll;
 
 constexpr size_t kDepth = InputLimits{}.yaml_max_depth;
-
-std::string ReadFile(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // What the fast reader made of `text`, or nullopt when it declined it. Fails the test when it
 // accepted a text libfyaml reads otherwise (or refuses).
@@ -66,37 +58,28 @@ TEST(YamlSimpleSubset, EveryShippedYamlFileReadsAsLibfyamlReadsIt) {
   size_t files = 0;
   size_t accepted = 0;
   size_t documents_accepted = 0;
-  const std::filesystem::path source(TALLY_SOURCE_DIR);
-  for (const char* dir : {"data", "test"}) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(source / dir)) {
-      const std::string ext = entry.path().extension().string();
-      if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml")) {
-        continue;
-      }
-      SCOPED_TRACE(entry.path().string());
-      const std::string text = ReadFile(entry.path());
-      ++files;
-      accepted += CompareReaders(text) ? 1 : 0;
-      // Cut at every `---` line, as the manifest loader's chunks are (replay/io/yaml_documents.h).
-      size_t start = 0;
-      int line = 0;
-      int start_line = 0;
-      for (size_t pos = 0; pos <= text.size();) {
-        const size_t end = std::min(text.find('\n', pos), text.size());
-        if (text.compare(pos, end - pos, "---") == 0 || end == text.size()) {
-          const size_t cut = end == text.size() ? end : pos;
-          if (cut > start) {
-            documents_accepted +=
-                CompareReaders(text.substr(start, cut - start), start_line) ? 1 : 0;
-          }
-          start = cut;
-          start_line = line;
+  testing_yaml::ForEachShippedYamlFile([&](const std::string& name, const std::string& text) {
+    SCOPED_TRACE(name);
+    ++files;
+    accepted += CompareReaders(text) ? 1 : 0;
+    // Cut at every `---` line, as the manifest loader's chunks are (replay/io/yaml_documents.h).
+    size_t start = 0;
+    int line = 0;
+    int start_line = 0;
+    for (size_t pos = 0; pos <= text.size();) {
+      const size_t end = std::min(text.find('\n', pos), text.size());
+      if (text.compare(pos, end - pos, "---") == 0 || end == text.size()) {
+        const size_t cut = end == text.size() ? end : pos;
+        if (cut > start) {
+          documents_accepted += CompareReaders(text.substr(start, cut - start), start_line) ? 1 : 0;
         }
-        pos = end + 1;
-        ++line;
+        start = cut;
+        start_line = line;
       }
+      pos = end + 1;
+      ++line;
     }
-  }
+  });
   std::printf("accepted %zu of %zu shipped files, %zu documents cut from them\n", accepted, files,
               documents_accepted);
   // The subset is what manifests are written in: most shipped files are in it.
@@ -110,7 +93,9 @@ TEST(YamlSimpleSubset, ReadsTheManifestsTallyGenerates) {
        {"data/replay/gpu-day/manifests.yaml", "data/transformations/manifests.yaml",
         "data/kueue-examples/test/performance/scheduler/configs/baseline/"
         "generator.yaml"}) {
-    EXPECT_TRUE(Accepts(ReadFile(std::filesystem::path(TALLY_SOURCE_DIR) / shipped))) << shipped;
+    EXPECT_TRUE(
+        Accepts(testing_yaml::ReadWholeFile(std::filesystem::path(TALLY_SOURCE_DIR) / shipped)))
+        << shipped;
   }
   const std::string object = R"(# Generated
 apiVersion: kueue.x-k8s.io/v1beta2

@@ -19,6 +19,7 @@
 
 #include "replay/io/manifest_overlay.h"
 #include "replay/io/yaml_expansion.h"
+#include "test/replay/io/shipped_yaml_files.h"
 #include "test/replay/io/yaml_dump.h"
 
 namespace replay {
@@ -33,17 +34,10 @@ std::string ByLibfyaml(const std::string& text) {
   return DumpAll(LoadAllYaml(text));
 }
 
-std::string ReadFile(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Shipped files libfyaml refuses (yaml-cpp is not run on them: it loops for ever on some), as
 // `tally validate` did before this reader: two YAML snippets from Kueue's docs that are not valid
 // YAML, Go templates from Kueue's perf tests, and robustness reproducers.
-const std::set<std::string> kNotYaml = {
+const std::set<std::string> not_yaml_files = {
     "data/kueue-examples/docs-extracted/concepts__admission_check___index.yaml",
     "data/kueue-examples/docs-extracted/tasks__troubleshooting__troubleshooting_jobs.yaml",
     "data/kueue-examples/test/performance/e2e/jobs/config.yaml",
@@ -58,32 +52,23 @@ const std::set<std::string> kNotYaml = {
 TEST(YamlTree, EveryShippedYamlFileGivesYamlCppsTree) {
   size_t compared = 0;
   std::set<std::string> refused;
-  const std::filesystem::path source(TALLY_SOURCE_DIR);
-  for (const char* dir : {"data", "test"}) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(source / dir)) {
-      const std::string ext = entry.path().extension().string();
-      if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml")) {
-        continue;
-      }
-      const std::string name = entry.path().lexically_relative(source).string();
-      const std::string text = ReadFile(entry.path());
-      std::vector<YAML::Node> docs;
-      try {
-        docs = LoadAllYaml(text);
-      } catch (const YAML::Exception& e) {
-        refused.insert(name);
-        continue;
-      }
-      // Alias bombs (robustness findings 13, 13b) are refused before anything walks them.
-      if (std::any_of(docs.begin(), docs.end(),
-                      [&](const YAML::Node& d) { return !CheckYamlExpansion(d, name).ok(); })) {
-        continue;
-      }
-      EXPECT_EQ(DumpAll(docs), ByYamlCpp(text)) << name;
-      ++compared;
+  testing_yaml::ForEachShippedYamlFile([&](const std::string& name, const std::string& text) {
+    std::vector<YAML::Node> docs;
+    try {
+      docs = LoadAllYaml(text);
+    } catch (const YAML::Exception& e) {
+      refused.insert(name);
+      return;
     }
-  }
-  EXPECT_EQ(refused, kNotYaml);
+    // Alias bombs (robustness findings 13, 13b) are refused before anything walks them.
+    if (std::any_of(docs.begin(), docs.end(),
+                    [&](const YAML::Node& d) { return !CheckYamlExpansion(d, name).ok(); })) {
+      return;
+    }
+    EXPECT_EQ(DumpAll(docs), ByYamlCpp(text)) << name;
+    ++compared;
+  });
+  EXPECT_EQ(refused, not_yaml_files);
   EXPECT_GT(compared, 100u);
 }
 
@@ -305,13 +290,13 @@ TEST(YamlTree, KeysLongerThanAnImplicitKeyAreWrittenExplicitly) {
 // back both ways.
 YAML::Node RandomTree(std::mt19937& rng, int depth) {
   std::uniform_int_distribution<int> kind(0, depth > 0 ? 5 : 2);
-  static const char* const kScalars[] = {"a",   "two words", "1",     "-3.5e2", "true", "null",
-                                         "~",   "",          "x: y",  "- z",    "#h",   "'q'",
-                                         "é ü", "a\nb",      "  pad", "[1]",    "&a",   "*a"};
+  static const char* const scalars[] = {"a",   "two words", "1",     "-3.5e2", "true", "null",
+                                        "~",   "",          "x: y",  "- z",    "#h",   "'q'",
+                                        "é ü", "a\nb",      "  pad", "[1]",    "&a",   "*a"};
   switch (kind(rng)) {
     case 0:
     case 1:
-      return YAML::Node(kScalars[rng() % std::size(kScalars)]);
+      return YAML::Node(scalars[rng() % std::size(scalars)]);
     case 2:
       return YAML::Node(YAML::NodeType::Null);
     case 3:
@@ -319,7 +304,7 @@ YAML::Node RandomTree(std::mt19937& rng, int depth) {
       YAML::Node map(YAML::NodeType::Map);
       const int n = static_cast<int>(rng() % 4);
       for (int i = 0; i < n; ++i) {
-        map[fmt::format("k{}{}", i, kScalars[rng() % 4])] = RandomTree(rng, depth - 1);
+        map[fmt::format("k{}{}", i, scalars[rng() % 4])] = RandomTree(rng, depth - 1);
       }
       if (rng() % 3 == 0) {
         map.SetStyle(YAML::EmitterStyle::Flow);
