@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "replay/io/utf8.h"
 #include "replay/io/yaml_node_access.h"
 
 #include <yaml-cpp/node/detail/memory.h>
@@ -43,6 +44,51 @@ bool IsNullText(std::string_view s) {
 // indicators, c-indicator), `-` aside: it may start one when a non-blank follows (`-1`).
 bool StartsNoPlainScalar(char c) {
   return std::string_view("?:,[]{}#&*!|>'\"%@`").find(c) != std::string_view::npos;
+}
+
+// Whether `text`, the part of a comment from its first tab or non-ASCII byte on, is UTF-8 that
+// libfyaml reads as it reads ASCII: no C1 control (NEL among them), line or paragraph separator,
+// byte order mark or non-character, which YAML may take as a line break or refuse.
+bool IsPlainCommentText(std::string_view text) {
+  if (FirstInvalidUtf8(text) != text.size()) {
+    return false;
+  }
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto d = static_cast<unsigned char>(text[i + 1]);
+    if (c == 0xC2 && d < 0xA0) {
+      return false;  // U+0080 to U+009F
+    }
+    if (i + 2 < text.size()) {
+      const auto e = static_cast<unsigned char>(text[i + 2]);
+      if ((c == 0xE2 && d == 0x80 && (e == 0xA8 || e == 0xA9))
+          || (c == 0xEF && d == 0xBB && e == 0xBF)
+          || (c == 0xEF && d == 0xBF && (e == 0xBE || e == 0xBF))) {
+        return false;  // U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF
+      }
+    }
+  }
+  return true;
+}
+
+// Where a comment starts in `line` (its first ` #` outside quotes), or npos when there is none or
+// a quote is not closed. Every quote is taken to open a quoted scalar: where YAML reads one inside
+// a plain scalar instead, the ` #` found is at or after YAML's comment start (the parsers find
+// that one themselves), or inside what YAML reads as a quoted scalar, which the line then ends in
+// unclosed, and the reader declines it.
+size_t CommentStart(std::string_view line) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '"' || line[i] == '\'') {
+      const size_t close = line.find(line[i], i + 1);  // `''` in single quotes: closed, reopened
+      if (close == std::string_view::npos) {
+        return std::string_view::npos;
+      }
+      i = close;
+    } else if (line[i] == '#' && i > 0 && line[i - 1] == ' ') {
+      return i;
+    }
+  }
+  return std::string_view::npos;
 }
 
 struct Line {
@@ -87,10 +133,14 @@ class SimpleReader {
       size_t end = begin;
       size_t indent = 0;
       bool counting_indent = true;
+      size_t first_special = std::string_view::npos;  // a tab or a byte of a non-ASCII character
       for (; end < text_.size() && text_[end] != '\n'; ++end) {
         const auto c = static_cast<unsigned char>(text_[end]);
         if (c < 0x20 || c > 0x7E) {
-          return false;  // tab, CR, control character or not ASCII: libfyaml's rules
+          if (c != '\t' && c < 0x80) {
+            return false;  // CR, a control character or DEL: libfyaml's rules
+          }
+          first_special = std::min(first_special, end);
         }
         if (counting_indent) {
           if (c == ' ') {
@@ -102,6 +152,19 @@ class SimpleReader {
       }
       const std::string_view line = text_.substr(begin, end - begin);
       const size_t next = end + 1;
+      if (first_special != std::string_view::npos) {
+        // Tabs and non-ASCII text only in a comment, which the line then ends before.
+        if (!IsPlainCommentText(text_.substr(first_special, end - first_special))) {
+          return false;
+        }
+        if (indent < line.size() && line[indent] != '#') {
+          const size_t comment = CommentStart(line.substr(0, first_special - begin));
+          if (comment == std::string_view::npos) {
+            return false;
+          }
+          end = begin + comment;
+        }
+      }
       if (indent == line.size() || line[indent] == '#') {
         begin = next;  // blank or a comment
         continue;
@@ -324,11 +387,10 @@ class SimpleReader {
       YamlNode* scalar = ParseQuoted(li, offset, &end);
       return scalar != nullptr && EndsLine(li, end) ? scalar : nullptr;
     }
-    if (c == '[') {
-      return ParseFlowSequence(li, offset, depth + 1);
-    }
-    if (c == '{') {
-      return ParseFlowMapping(li, offset, depth + 1);
+    if (c == '[' || c == '{') {
+      size_t end = offset;
+      YamlNode* collection = ParseFlowNode(li, &end, depth);
+      return collection != nullptr && EndsLine(li, end) ? collection : nullptr;
     }
     if (StartsNoPlainScalar(c)
         || (c == '-' && (offset + 1 == line.end || text_[offset + 1] == ' '))) {
@@ -416,77 +478,65 @@ class SimpleReader {
     return NewScalar(li, start, text_.substr(start, end - start), true);
   }
 
-  // After an entry of a flow collection: `,` and the next entry's offset, or the closing
-  // bracket (then the line must end); false for anything else (a trailing comma too).
-  enum class FlowStep : uint8_t { kNext, kClosed, kDecline };
-  FlowStep NextFlowEntry(size_t li, size_t* offset, char closing) {
-    size_t i = SkipBlanks(li, *offset);
-    if (i < lines_[li].end && text_[i] == closing) {
-      return EndsLine(li, i + 1) ? FlowStep::kClosed : FlowStep::kDecline;
+  // A flow node at `*offset`, in a collection at nesting `depth`: a flow sequence or mapping, or
+  // a flow scalar; `*offset` is set past it.
+  YamlNode* ParseFlowNode(size_t li, size_t* offset, size_t depth) {
+    if (*offset < lines_[li].end && (text_[*offset] == '[' || text_[*offset] == '{')) {
+      return ParseFlowCollection(li, offset, depth + 1);
     }
-    if (i == lines_[li].end || text_[i] != ',') {
-      return FlowStep::kDecline;
-    }
-    i = SkipBlanks(li, i + 1);
-    if (i < lines_[li].end && text_[i] == closing) {
-      return FlowStep::kDecline;
-    }
-    *offset = i;
-    return FlowStep::kNext;
+    return ParseFlowScalar(li, offset);
   }
 
-  // `[a, b, "c"]`: plain words and quoted scalars, on one line.
-  YamlNode* ParseFlowSequence(size_t li, size_t offset, size_t depth) {
+  // `[a, "b", {c: d}]` or `{a: b, c: [d]}` at `*offset`, on one line: items and values are flow
+  // nodes, keys plain words (each followed by `: `). `*offset` is set past its closing bracket.
+  YamlNode* ParseFlowCollection(size_t li, size_t* offset, size_t depth) {
     if (depth > max_depth_) {
       return nullptr;
     }
-    YamlNode* sequence =
-        NewCollection(li, offset, YAML::NodeType::Sequence, YAML::EmitterStyle::Flow);
-    size_t i = SkipBlanks(li, offset + 1);
-    if (i < lines_[li].end && text_[i] == ']') {
-      return EndsLine(li, i + 1) ? sequence : nullptr;
+    const bool is_map = text_[*offset] == '{';
+    const char closing = is_map ? '}' : ']';
+    YamlNode* collection =
+        NewCollection(li, *offset, is_map ? YAML::NodeType::Map : YAML::NodeType::Sequence,
+                      YAML::EmitterStyle::Flow);
+    size_t i = SkipBlanks(li, *offset + 1);
+    if (i < lines_[li].end && text_[i] == closing) {
+      *offset = i + 1;
+      return collection;
     }
     while (true) {
-      YamlNode* item = ParseFlowScalar(li, &i);
-      if (item == nullptr) {
-        return nullptr;
+      if (is_map) {
+        if (i == lines_[li].end || !IsWordStart(text_[i])) {
+          return nullptr;
+        }
+        YamlNode* key = ParseFlowScalar(li, &i);
+        if (i + 1 >= lines_[li].end || text_[i] != ':' || text_[i + 1] != ' ') {
+          return nullptr;
+        }
+        i = SkipBlanks(li, i + 1);
+        YamlNode* value = ParseFlowNode(li, &i, depth);
+        if (value == nullptr) {
+          return nullptr;
+        }
+        collection->insert(*key, *value, memory_);
+      } else {
+        YamlNode* item = ParseFlowNode(li, &i, depth);
+        if (item == nullptr) {
+          return nullptr;
+        }
+        collection->push_back(*item, memory_);
       }
-      sequence->push_back(*item, memory_);
-      const FlowStep step = NextFlowEntry(li, &i, ']');
-      if (step != FlowStep::kNext) {
-        return step == FlowStep::kClosed ? sequence : nullptr;
+      // After an entry: `,` and the next one (not a trailing comma), or the closing bracket.
+      i = SkipBlanks(li, i);
+      if (i < lines_[li].end && text_[i] == closing) {
+        *offset = i + 1;
+        return collection;
       }
-    }
-  }
-
-  // `{a: b, c: "d"}`: plain-word keys, each followed by `: ` and a word or a quoted scalar, on
-  // one line.
-  YamlNode* ParseFlowMapping(size_t li, size_t offset, size_t depth) {
-    if (depth > max_depth_) {
-      return nullptr;
-    }
-    YamlNode* map = NewCollection(li, offset, YAML::NodeType::Map, YAML::EmitterStyle::Flow);
-    size_t i = SkipBlanks(li, offset + 1);
-    if (i < lines_[li].end && text_[i] == '}') {
-      return EndsLine(li, i + 1) ? map : nullptr;
-    }
-    while (true) {
-      if (i == lines_[li].end || !IsWordStart(text_[i])) {
-        return nullptr;
-      }
-      YamlNode* key = ParseFlowScalar(li, &i);
-      if (i + 1 >= lines_[li].end || text_[i] != ':' || text_[i + 1] != ' ') {
+      if (i == lines_[li].end || text_[i] != ',') {
         return nullptr;
       }
       i = SkipBlanks(li, i + 1);
-      YamlNode* value = ParseFlowScalar(li, &i);
-      if (value == nullptr) {
+      if (i < lines_[li].end && text_[i] == closing) {
         return nullptr;
-      }
-      map->insert(*key, *value, memory_);
-      const FlowStep step = NextFlowEntry(li, &i, '}');
-      if (step != FlowStep::kNext) {
-        return step == FlowStep::kClosed ? map : nullptr;
       }
     }
   }

@@ -9,13 +9,15 @@
 //
 // It reads a text only when every line is in the subset, and otherwise declines (nullopt) and
 // LoadAllYaml reads the text with libfyaml, so what it accepts reads exactly as before:
-//   - printable ASCII and line feeds only (no tab, CR, byte above 0x7E, control character);
+//   - printable ASCII and line feeds (no CR, control character or byte order mark); tabs and
+//     UTF-8 text only inside comments (no C1 control, NEL, line or paragraph separator);
 //   - whole-line comments, and ` #` comments after a value; documents split by `---` lines;
 //   - block mappings whose keys are plain words (letters, digits, `. _ / -`), block sequences
 //     (`- ` items, a mapping may start on the item's line), as deep as `max_depth` allows;
 //   - values on the key's line: plain scalars, one-line quoted scalars (no backslash), and flow
-//     collections on one line: sequences of plain words or such quoted scalars, mappings from
-//     plain words to them (`{name: cpu, nominalQuota: "16"}`).
+//     collections on one line, nested as deep as `max_depth` allows: sequences of plain words,
+//     such quoted scalars and flow collections, mappings from plain words to them
+//     (`{matchExpressions: [{key: dep, operator: In, values: [sales]}]}`).
 // Declined: anchors, aliases, tags, directives, block scalars (`|`, `>`), multi-line scalars,
 // quoted keys, empty values and documents, `...`, and anything malformed (libfyaml reports it).
 //

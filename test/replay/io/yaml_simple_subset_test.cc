@@ -130,6 +130,12 @@ kind: Namespace
 metadata:
   name: ns
 )";
+  // Nested flow collections, and tabs and UTF-8 text in comments.
+  EXPECT_TRUE(
+      Accepts("# \xC2\xA7 4.3: caf\xC3\xA9\tnote\nspec:\n  namespaceSelector: {matchExpressions: "
+              "[{key: dep, "
+              "operator: In, values: [sales, \"x\"]}]}  # \xE2\x88\x92 7%\n  a: [[], [b, {}], {c: "
+              "[d]}]\n"));
   const std::optional<std::string> dump = CompareReaders(object, 40);
   ASSERT_TRUE(dump.has_value());
   EXPECT_NE(dump->find("'1'0'"), std::string::npos) << *dump;
@@ -138,35 +144,41 @@ metadata:
 
 TEST(YamlSimpleSubset, DeclinesWhatLibfyamlAloneReads) {
   const std::vector<std::string> outside = {
-      "a: &x 1\nb: *x\n",        // anchors and aliases
-      "a: !!str 1\n",            // tags
-      "a: |\n  text\n",          // block scalars
-      "a: >\n  text\n",          //
-      "a: one\n  two\n",         // a multi-line plain scalar
-      "a: \"one\n  two\"\n",     // a multi-line quoted scalar
-      "a: \"\\t\"\n",            // an escape
-      "a:\n",                    // an empty value
-      "a:\nb: 1\n",              //
-      "\"a\": 1\n",              // a quoted key
-      "? a\n: 1\n",              // an explicit key
-      "a:\tb\n",                 // a tab
-      "a: 1\r\nb: 2\r\n",        // CR LF
-      "a: caf\xC3\xA9\n",        // not ASCII
-      "%YAML 1.2\n---\na: 1\n",  // a directive
-      "a: 1\n...\n",             // a document end
-      "--- a\n",                 // a value on the marker's line
-      "---\n---\na: 1\n",        // an empty document
-      "a: [b, [c]]\n",           // nested flow
-      "a: {b: [c]}\n",           //
-      "a: {b}\n",                // a flow mapping entry without a value
-      "a: {b:c}\n",              //
-      "a: [b,]\n",               // a trailing comma
-      "- - a\n",                 // a sequence on an item's line
-      "-\n  a: 1\n",             // an item on the next line
-      "a: b: c\n",               // a mapping where a scalar belongs (an error)
-      "a: 1\n  b: 2\n",          // more indented after a value (an error)
-      "a:\n    b: 1\n  c: 2\n",  // between two indentations (an error)
-      "# only a comment\n",      // no document
+      "a: &x 1\nb: *x\n",                        // anchors and aliases
+      "a: !!str 1\n",                            // tags
+      "a: |\n  text\n",                          // block scalars
+      "a: >\n  text\n",                          //
+      "a: one\n  two\n",                         // a multi-line plain scalar
+      "a: \"one\n  two\"\n",                     // a multi-line quoted scalar
+      "a: \"\\t\"\n",                            // an escape
+      "a:\n",                                    // an empty value
+      "a:\nb: 1\n",                              //
+      "\"a\": 1\n",                              // a quoted key
+      "? a\n: 1\n",                              // an explicit key
+      "a:\tb\n",                                 // a tab
+      "a: 1\r\nb: 2\r\n",                        // CR LF
+      "a: caf\xC3\xA9\n",                        // not ASCII
+      "%YAML 1.2\n---\na: 1\n",                  // a directive
+      "a: 1\n...\n",                             // a document end
+      "--- a\n",                                 // a value on the marker's line
+      "---\n---\na: 1\n",                        // an empty document
+      "a: [b, [c], ]\n",                         //
+      "a: {b: [c], d}\n",                        //
+      "# caf\xC3\n",                             // invalid UTF-8 in a comment
+      std::string("# a\xC2\x85") + "b\na: 1\n",  // a NEL in a comment (YAML 1.1: a line break)
+      std::string("\xEF\xBB\xBF") + "a: 1\n",    // a byte order mark
+      "\t# note\na: 1\n",                        // a tab before a comment
+      "a: it's # caf\xC3\xA9\n",  // a quote left open before a comment holding non-ASCII text
+      "a: b\t# note\n",           // a tab before a comment on a value's line
+      "a: {b}\n",                 // a flow mapping entry without a value
+      "a: {b:c}\n",               //
+      "a: [b,]\n",                // a trailing comma
+      "- - a\n",                  // a sequence on an item's line
+      "-\n  a: 1\n",              // an item on the next line
+      "a: b: c\n",                // a mapping where a scalar belongs (an error)
+      "a: 1\n  b: 2\n",           // more indented after a value (an error)
+      "a:\n    b: 1\n  c: 2\n",   // between two indentations (an error)
+      "# only a comment\n",       // no document
   };
   for (const std::string& text : outside) {
     EXPECT_FALSE(internal::LoadSimpleYaml(text, 0, kDepth).has_value()) << text;
@@ -227,38 +239,42 @@ class TextMaker {
   }
 
   std::string Scalar() {
-    static const std::vector<std::string> scalars = {"rf",
-                                                     "\"20\"",
-                                                     "'it''s'",
-                                                     "-1",
-                                                     "~",
-                                                     "Null",
-                                                     "a#b",
-                                                     "10Gi",
-                                                     "\"a: #b\"",
-                                                     "''",
-                                                     "\"\"",
-                                                     "{}",
-                                                     "[]",
-                                                     "[cpu, \"mem\"]",
-                                                     "[ a , b ]",
-                                                     "x y  ",
-                                                     "https://a/b?c=d",
-                                                     "1.5",
-                                                     "a]b",
-                                                     "{name: cpu, nominalQuota: \"16\"}",
-                                                     "{ a: b }",
-                                                     "{a: ~, b: 'c'}"};
+    static const std::vector<std::string> scalars = {
+        "rf",
+        "\"20\"",
+        "'it''s'",
+        "-1",
+        "~",
+        "Null",
+        "a#b",
+        "10Gi",
+        "\"a: #b\"",
+        "''",
+        "\"\"",
+        "{}",
+        "[]",
+        "[cpu, \"mem\"]",
+        "[ a , b ]",
+        "x y  ",
+        "https://a/b?c=d",
+        "1.5",
+        "a]b",
+        "{name: cpu, nominalQuota: \"16\"}",
+        "{ a: b }",
+        "{a: ~, b: 'c'}",
+        "{matchExpressions: [{key: dep, operator: In, values: [sales]}]}",
+        "[[], [a, {}], {b: [c, \"d\"]}]"};
     std::string s = scalars[static_cast<size_t>(Pick(0, static_cast<int>(scalars.size()) - 1))];
     if (Pick(0, 4) == 0) {
-      s += "  # note";
+      s += Pick(0, 1) == 0 ? "  # note" : "  # \xE2\x88\x92 7%\tnote";
     }
     return s;
   }
 
   void Noise(std::string& out, int indent) {
     if (Pick(0, 6) == 0) {
-      out += std::string(static_cast<size_t>(Pick(0, indent + 2)), ' ') + "# comment\n";
+      out += std::string(static_cast<size_t>(Pick(0, indent + 2)), ' ')
+             + (Pick(0, 1) == 0 ? "# comment\n" : "# \xC2\xA7 caf\xC3\xA9\tnote\n");
     }
     if (Pick(0, 8) == 0) {
       out += "\n";
@@ -309,7 +325,7 @@ class TextMaker {
 };
 
 TEST(YamlSimpleSubset, RandomTextsAndTheirMutationsReadAsLibfyamlReadsThem) {
-  const std::string mutations = " -:#\"'[]{},\n\ta&*!|>?.%";
+  const std::string mutations = " -:#\"'[]{},\n\ta&*!|>?.%\xC3\xA7";
   size_t mutated_accepted = 0;
   size_t mutated = 0;
   for (uint32_t seed = 1; seed <= 600; ++seed) {
