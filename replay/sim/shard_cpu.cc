@@ -10,13 +10,14 @@ int64_t ThreadCpuNanos() {
   return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
 
-std::vector<double> ShardCpuSeconds(ShardedReplay& shards) {
-  std::vector<double> seconds(static_cast<size_t>(shards.num_shards()));
+std::vector<ShardCpuTime> ShardCpuTimes(ShardedReplay& shards) {
+  std::vector<ShardCpuTime> times;
   for (int k = 0; k < shards.num_shards(); ++k) {
-    seconds[static_cast<size_t>(k)] =
+    const double seconds =
         shards.With(k, [](ShardSimulator& s) { return static_cast<double>(s.cpu_nanos()) / 1e9; });
+    times.push_back({shards.plan().labels()[static_cast<size_t>(k)], seconds});
   }
-  return seconds;
+  return times;
 }
 
 }  // namespace replay

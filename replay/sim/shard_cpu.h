@@ -8,7 +8,7 @@
 // Without --profile, WithShard is ShardedEngine::With and one relaxed load.
 //
 //   WithShard(shards, k, [&](ShardSimulator& s) { ... });  // shards.With, timed with --profile
-//   std::vector<double> seconds = ShardCpuSeconds(shards); // after the run, shard by shard
+//   std::vector<ShardCpuTime> times = ShardCpuTimes(shards); // after the run, shard by shard
 //
 // Thread safety: as ShardedEngine::With (a shard's time is added under its lock).
 #pragma once
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/base/phase_profile.h"
+#include "replay/sim/replay_report.h"
 #include "replay/sim/shard_simulator.h"
 #include "replay/sim/sharded_replay.h"
 
@@ -56,7 +57,8 @@ decltype(auto) WithShard(ShardedReplay& shards, int shard, F&& f) {
   });
 }
 
-// Each shard's CPU time in WithShard so far, in seconds, by shard index.
-std::vector<double> ShardCpuSeconds(ShardedReplay& shards);
+// Each shard's CPU time in WithShard so far, by shard index, with the shard's label
+// (engine::ShardPlan::labels).
+std::vector<ShardCpuTime> ShardCpuTimes(ShardedReplay& shards);
 
 }  // namespace replay

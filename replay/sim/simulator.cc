@@ -552,10 +552,7 @@ engine::StatusOr<bool> Simulator::Impl::Run(const std::string& path, ReplayRepor
   });
   MergeShardReports(parts, waits, report);
   if (engine::PhaseProfile::Enabled()) {
-    const std::vector<double> seconds = ShardCpuSeconds(*engine);
-    for (size_t k = 0; k < seconds.size(); ++k) {
-      report.shard_cpu.push_back({engine->plan().labels()[k], seconds[k]});
-    }
+    report.shard_cpu = ShardCpuTimes(*engine);
   }
 
   report.shards = n;
