@@ -70,9 +70,10 @@ endfunction()
 # Unity builds of the libraries and the binaries (TALLY_UNITY, on in the asan and tsan presets):
 # eight sources compiled as one, so the headers they share are parsed, and their inline code
 # optimised, once per eight files instead of once per file (2026-12-06: libraries and `tally`
-# with release flags, 586 -> under 300 s of compiler time; the ASan build, 710 -> 487 s). The release preset keeps one object per source:
-# its code generation is what the benchmarks and the performance gate measure, and it is the
-# build that would catch a source missing an #include.
+# with release flags, 586 -> under 300 s of compiler time; the ASan build, 710 -> 487 s). The
+# release preset keeps one object per source for all but the COLD targets below: its code
+# generation is what the benchmarks and the performance gate measure, and it is the build that
+# would catch a source missing an #include.
 option(TALLY_UNITY "Compile the libraries and binaries eight sources at a time" OFF)
 # The targets marked COLD are compiled eight sources at a time in every build, the release one
 # too: the command line, the reports, sweeps, generators and importers, which run once per
@@ -81,10 +82,9 @@ option(TALLY_UNITY "Compile the libraries and binaries eight sources at a time" 
 # (2026-12-07: 416 of 1,617 s in CI's clean build). The hot libraries (engine, io, sim) keep one
 # object per source: built as a unity, the gate's replays ran 3-4 % more instructions.
 
-# _tally_unity(target [COLD])
-function(_tally_unity target)
-  cmake_parse_arguments(ARG "COLD" "" "" ${ARGN})
-  if(TALLY_UNITY OR ARG_COLD)
+# _tally_unity(target cold): `cold` is the target's COLD argument (TRUE or FALSE).
+function(_tally_unity target cold)
+  if(TALLY_UNITY OR cold)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
   endif()
 endfunction()
@@ -94,11 +94,7 @@ function(tally_cc_library)
   cmake_parse_arguments(ARG "COLD" "NAME" "SRCS;DEPS" ${ARGN})
   add_library(${ARG_NAME} STATIC ${ARG_SRCS})
   _tally_common_flags(${ARG_NAME})
-  if(ARG_COLD)
-    _tally_unity(${ARG_NAME} COLD)
-  else()
-    _tally_unity(${ARG_NAME})
-  endif()
+  _tally_unity(${ARG_NAME} ${ARG_COLD})
   target_link_libraries(${ARG_NAME} PUBLIC ${ARG_DEPS})
 endfunction()
 
@@ -108,11 +104,7 @@ function(tally_cc_binary)
   cmake_parse_arguments(ARG "COLD" "NAME" "SRCS;DEPS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SRCS})
   _tally_common_flags(${ARG_NAME})
-  if(ARG_COLD)
-    _tally_unity(${ARG_NAME} COLD)
-  else()
-    _tally_unity(${ARG_NAME})
-  endif()
+  _tally_unity(${ARG_NAME} ${ARG_COLD})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS})
   if(TALLY_SANITIZE STREQUAL "" AND TARGET mimalloc)
     target_link_libraries(${ARG_NAME} PRIVATE mimalloc)
