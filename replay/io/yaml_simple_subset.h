@@ -26,7 +26,7 @@
 // Equivalence: the trees are those LoadAllYaml builds from libfyaml's events, with the same marks
 // (line, column and byte offset); test/replay/io/yaml_simple_subset_test.cc compares the two
 // readers on every YAML file shipped in data/ and test/ and on generated and mutated texts, and
-// test/fuzz/yaml_subset_fuzz does on any input.
+// test/fuzz/manifest_yaml_fuzz does on any input (CheckSimpleSubsetReader).
 // Thread safety: reentrant; each document owns its nodes (as with yaml-cpp).
 #pragma once
 
