@@ -2,7 +2,7 @@
 //
 // An immutable list that copies share (a reference-counted pointer to a const std::vector): what
 // a Workload's reservation holds (Workload::admitted, Workload::usage), one list per distinct
-// content for every Workload with that content (engine/list_pool.h). 16 bytes, against a
+// content for every Workload with that content (engine/base/list_pool.h). 16 bytes, against a
 // std::vector's 24 plus its own buffer.
 //
 // Read-only by design: nothing can write through it, so a reader holding a non-const Workload
