@@ -382,7 +382,11 @@ void Assigner::Run() {
     out_.last_state.cohort_generations.push_back(tree_.Generation(n));
   }
   out_.last_state.scheduling_cycle = req_.scheduling_cycle;
-  // pod_sets and last_tried grow to the pod sets examined, reusing the elements they hold.
+  // pod_sets and last_tried grow to the pod sets examined, reusing the elements they hold. A
+  // pod-set list shared with a copy (the nomination memo keeps one) is let go of, not copied:
+  // every element would be overwritten.
+  out_.pod_sets.ReleaseIfShared();
+  std::vector<PodSetAssignment>& pod_sets = out_.pod_sets.Mutable();
   size_t examined = 0;
   Scratch& scratch = ThreadScratch();
   size_t slots_at_most = 0;  // every request of every pod set, `pods` included
@@ -392,10 +396,10 @@ void Assigner::Run() {
   out_.usage.reserve(slots_at_most);
   for (size_t i = 0; i < wl_.pod_sets.size(); ++i) {
     int32_t count = req_.counts.empty() ? wl_.pod_sets[i].count : req_.counts[i];
-    if (out_.pod_sets.size() == examined) {
-      out_.pod_sets.emplace_back();
+    if (pod_sets.size() == examined) {
+      pod_sets.emplace_back();
     }
-    PodSetAssignment& psa = out_.pod_sets[examined];
+    PodSetAssignment& psa = pod_sets[examined];
     psa.name = wl_.pod_sets[i].name;
     psa.count = count;
     RequestsFor(i, count, psa.requests);
@@ -499,7 +503,7 @@ void Assigner::Run() {
       break;
     }
   }
-  out_.pod_sets.resize(examined);
+  pod_sets.resize(examined);
   out_.last_state.last_tried.resize(examined);
 }
 

@@ -117,6 +117,39 @@ TEST_F(FlavorAssignerTest, FitsInFirstFlavorWithoutBorrowing) {
   EXPECT_EQ(a.usage[0].amount, Quantity(3000));
 }
 
+// The nomination memo hands its stored entries to the cycle by copy (engine/nomination_memo.h):
+// a copy shares the pod sets instead of copying them, and an assignment made into one of two
+// sharing copies (the cycle's entry, nominated afresh) leaves the other (the memo's) as it was.
+TEST_F(FlavorAssignerTest, AssigningIntoASharedCopyLeavesTheOtherCopyAsItWas) {
+  AddFlavor("small");
+  AddFlavor("large");
+  AddCq("a", "", {Group({"cpu"}, {{"small", {2000}}, {"large", {8000}}})});
+  Build();
+  const Workload fits_small = MakeWorkload({{"cpu", 1000}});
+  const Workload needs_large = MakeWorkload({{"cpu", 1000}}, 4);
+  const Assignment kept = Assign(fits_small, "a");
+  ASSERT_EQ(FlavorOf(kept, "cpu"), "small");
+
+  Assignment cycle = kept;
+  EXPECT_TRUE(cycle.pod_sets.SharesWith(kept.pod_sets));
+
+  AssignRequest req;
+  req.workload = &needs_large;
+  req.cq = *cluster_.FindClusterQueue("a");
+  req.cluster = &cluster_;
+  req.tree = &cluster_.tree();
+  AssignFlavorsInto(req, nullptr, cycle);
+  EXPECT_FALSE(cycle.pod_sets.SharesWith(kept.pod_sets));
+  EXPECT_EQ(FlavorOf(cycle, "cpu"), "large");
+  EXPECT_EQ(cycle.pod_sets[0].count, 4);
+  // The kept copy still says what it said.
+  EXPECT_EQ(FlavorOf(kept, "cpu"), "small");
+  ASSERT_EQ(kept.pod_sets.size(), 1u);
+  EXPECT_EQ(kept.pod_sets[0].count, 1);
+  ASSERT_EQ(kept.pod_sets[0].requests.size(), 1u);
+  EXPECT_EQ(kept.pod_sets[0].requests[0].amount, Quantity(1000));
+}
+
 TEST_F(FlavorAssignerTest, ExceedsMaxQuotaMessage) {
   AddFlavor("default");
   AddCq("a", "", {Group({"cpu"}, {{"default", {4000}}})});
