@@ -228,7 +228,15 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
   ForEachStart(w.scan, scan_outdated, [&s](const ScanStart& start) { s.starts.push_back(start); });
   s.has_entry = keep_entries_;
   if (keep_entries_) {
+    // The pod sets copied into the slot's own list, not shared with the cycle's entry: that entry
+    // is nominated into again, and a list it shared would make each such nomination allocate a
+    // list of its own (a hit shares the slot's list instead: Assignment::pod_sets). On the
+    // moderate trace, where few heads come back, sharing here cost 0.5 % more instructions.
+    CowVector<PodSetAssignment> own = std::move(s.entry.assignment.pod_sets);
     s.entry = entry;
+    own.ReleaseIfShared();
+    own.Mutable() = entry.assignment.pod_sets.view();
+    s.entry.assignment.pod_sets = std::move(own);
   } else {
     ++stats_.key_only_stores;  // the slot's old entry stays as storage for a later copy
   }

@@ -102,6 +102,28 @@ TEST(NominationMemoTest, AnyVersionOrHeadFieldChangeMisses) {
   EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow), nullptr);
 }
 
+// A stored entry's pod sets are the memo's own list, not shared with the cycle's entry (which is
+// nominated into again at once), and a hit's copy shares the memo's list instead of copying it
+// (engine/flavor_assigner.h, Assignment::pod_sets).
+TEST(NominationMemoTest, StoreCopiesThePodSetsAndAHitSharesThem) {
+  MemoFixture f;
+  NominationMemo memo;
+  f.entry.assignment.pod_sets.emplace_back().name = "main";
+  f.entry.assignment.pod_sets.Mutable()[0].count = 3;
+  memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
+  const CycleEntry* hit = memo.Find(f.w, f.versions, true, kNow);
+  ASSERT_NE(hit, nullptr);
+  EXPECT_FALSE(hit->assignment.pod_sets.SharesWith(f.entry.assignment.pod_sets));
+  ASSERT_EQ(hit->assignment.pod_sets.size(), 1u);
+  EXPECT_EQ(hit->assignment.pod_sets[0].name, "main");
+  EXPECT_EQ(hit->assignment.pod_sets[0].count, 3);
+  // The cycle's entry written again leaves the stored one as it was.
+  f.entry.assignment.pod_sets.Mutable()[0].count = 5;
+  EXPECT_EQ(hit->assignment.pod_sets[0].count, 3);
+  const CycleEntry copy = *hit;
+  EXPECT_TRUE(copy.assignment.pod_sets.SharesWith(hit->assignment.pod_sets));
+}
+
 // The memo keeps the entries of the last kEpochs keys stored under: a state that comes back (the
 // preemption ping-pong alternates two) finds its entries again; a fifth key recycles the least
 // recently stored one's slots, reusing their storage.
