@@ -387,6 +387,9 @@ void Assigner::Run() {
   // every element would be overwritten.
   out_.pod_sets.ReleaseIfShared();
   std::vector<PodSetAssignment>& pod_sets = out_.pod_sets.Mutable();
+  out_.last_state.last_tried.ReleaseIfShared();  // likewise the scan's per-pod-set lists
+  std::vector<std::vector<std::pair<ResourceId, int>>>& tried_lists =
+      out_.last_state.last_tried.Mutable();
   size_t examined = 0;
   Scratch& scratch = ThreadScratch();
   size_t slots_at_most = 0;  // every request of every pod set, `pods` included
@@ -486,7 +489,7 @@ void Assigner::Run() {
                   return cluster_.Name(a.resource) < cluster_.Name(b.resource);
                 });
     }
-    std::vector<std::vector<std::pair<ResourceId, int>>>& last_tried = out_.last_state.last_tried;
+    std::vector<std::vector<std::pair<ResourceId, int>>>& last_tried = tried_lists;
     if (last_tried.size() == examined) {
       last_tried.emplace_back();
     }
@@ -504,7 +507,7 @@ void Assigner::Run() {
     }
   }
   pod_sets.resize(examined);
-  out_.last_state.last_tried.resize(examined);
+  tried_lists.resize(examined);
 }
 
 }  // namespace

@@ -13,6 +13,13 @@ namespace {
 // not outdated (else every group starts at 0: engine/flavor_assigner.cc FindFlavor). Listed in
 // the scan's order, zeros left out, so that an outdated scan, a fresh one and one whose every
 // group ran to its last flavor (-1) compare equal: they make the same nomination.
+// `from`'s elements copied into `own`'s buffer (its storage reused), never shared with `from`.
+template <typename T>
+void CopyInto(const CowVector<T>& from, CowVector<T>& own) {
+  own.ReleaseIfShared();
+  own.Mutable() = from.view();
+}
+
 template <typename Visit>
 void ForEachStart(const FlavorScanState& scan, bool outdated, Visit&& visit) {
   if (outdated || !scan.valid) {
@@ -228,15 +235,18 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
   ForEachStart(w.scan, scan_outdated, [&s](const ScanStart& start) { s.starts.push_back(start); });
   s.has_entry = keep_entries_;
   if (keep_entries_) {
-    // The pod sets copied into the slot's own list, not shared with the cycle's entry: that entry
-    // is nominated into again, and a list it shared would make each such nomination allocate a
-    // list of its own (a hit shares the slot's list instead: Assignment::pod_sets). On the
-    // moderate trace, where few heads come back, sharing here cost 0.5 % more instructions.
-    CowVector<PodSetAssignment> own = std::move(s.entry.assignment.pod_sets);
+    // The pod sets and the scan's lists copied into the slot's own lists, not shared with the
+    // cycle's entry: that entry is nominated into again, and lists it shared would make each such
+    // nomination allocate lists of its own (a hit shares the slot's lists instead:
+    // Assignment::pod_sets, FlavorScanState::last_tried). On the moderate trace, where few heads
+    // come back, sharing here cost 0.5 % more instructions.
+    CowVector<PodSetAssignment> pod_sets = std::move(s.entry.assignment.pod_sets);
+    auto tried = std::move(s.entry.assignment.last_state.last_tried);
     s.entry = entry;
-    own.ReleaseIfShared();
-    own.Mutable() = entry.assignment.pod_sets.view();
-    s.entry.assignment.pod_sets = std::move(own);
+    CopyInto(entry.assignment.pod_sets, pod_sets);
+    CopyInto(entry.assignment.last_state.last_tried, tried);
+    s.entry.assignment.pod_sets = std::move(pod_sets);
+    s.entry.assignment.last_state.last_tried = std::move(tried);
   } else {
     ++stats_.key_only_stores;  // the slot's old entry stays as storage for a later copy
   }

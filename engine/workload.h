@@ -52,7 +52,11 @@ struct FlavorScanState {
   bool valid = false;
   // Per pod set, per resource: index of the last flavor examined in that resource group, or -1
   // when the scan reached the last flavor (the next scan starts from the first again).
-  std::vector<std::vector<std::pair<ResourceId, int>>> last_tried;
+  // Shared by copies until one is written (engine/base/cow_vector.h): a scan state is copied
+  // from the nomination memo's entries to the cycle's and from a cycle's entry to its workload,
+  // and copying the per-pod-set lists was half of what a memo hit's copy still cost. Read it
+  // through a const reference.
+  CowVector<std::vector<std::pair<ResourceId, int>>> last_tried;
   uint64_t cluster_queue_generation = 0;
   // Generations of the ancestor cohorts, parent first (seed 003's CohortGeneration).
   std::vector<uint64_t> cohort_generations;
@@ -65,7 +69,7 @@ struct FlavorScanState {
   // it preempts and set again at its next requeue (the 16-tree trace's preemption rounds) does
   // not allocate them anew each time.
   void Reset() {
-    std::vector<std::vector<std::pair<ResourceId, int>>> tried = std::move(last_tried);
+    CowVector<std::vector<std::pair<ResourceId, int>>> tried = std::move(last_tried);
     std::vector<uint64_t> generations = std::move(cohort_generations);
     *this = FlavorScanState{};  // every field, whatever fields come
     tried.clear();

@@ -132,6 +132,8 @@ TEST_F(FlavorAssignerTest, AssigningIntoASharedCopyLeavesTheOtherCopyAsItWas) {
 
   Assignment cycle = kept;
   EXPECT_TRUE(cycle.pod_sets.SharesWith(kept.pod_sets));
+  EXPECT_TRUE(cycle.last_state.last_tried.SharesWith(kept.last_state.last_tried));
+  const int kept_next = kept.last_state.NextFlavorIndex(0, *cluster_.FindResource("cpu"));
 
   AssignRequest req;
   req.workload = &needs_large;
@@ -142,8 +144,11 @@ TEST_F(FlavorAssignerTest, AssigningIntoASharedCopyLeavesTheOtherCopyAsItWas) {
   EXPECT_FALSE(cycle.pod_sets.SharesWith(kept.pod_sets));
   EXPECT_EQ(FlavorOf(cycle, "cpu"), "large");
   EXPECT_EQ(cycle.pod_sets[0].count, 4);
+  EXPECT_FALSE(cycle.last_state.last_tried.SharesWith(kept.last_state.last_tried));
   // The kept copy still says what it said.
   EXPECT_EQ(FlavorOf(kept, "cpu"), "small");
+  EXPECT_EQ(kept.last_state.NextFlavorIndex(0, *cluster_.FindResource("cpu")), kept_next);
+  EXPECT_NE(cycle.last_state.NextFlavorIndex(0, *cluster_.FindResource("cpu")), kept_next);
   ASSERT_EQ(kept.pod_sets.size(), 1u);
   EXPECT_EQ(kept.pod_sets[0].count, 1);
   ASSERT_EQ(kept.pod_sets[0].requests.size(), 1u);

@@ -16,7 +16,7 @@ TEST(FlavorScanStateTest, ResetIsTheDefaultStateButKeepsTheStorage) {
   state.cohort_generations = {3, 4, 5};
   state.flavor_lists = 0x1234;
   state.scheduling_cycle = 99;
-  const size_t tried_capacity = state.last_tried.capacity();
+  const size_t tried_capacity = state.last_tried.view().capacity();
   const size_t generations_capacity = state.cohort_generations.capacity();
 
   state.Reset();
@@ -30,8 +30,9 @@ TEST(FlavorScanStateTest, ResetIsTheDefaultStateButKeepsTheStorage) {
   EXPECT_EQ(state.scheduling_cycle, fresh.scheduling_cycle);
   EXPECT_FALSE(state.HasPendingFlavors());
   EXPECT_EQ(state.NextFlavorIndex(0, MakeId<ResourceId>(0)), 0);
-  // The point of Reset over `= FlavorScanState{}`: the next copy into it need not allocate.
-  EXPECT_GE(state.last_tried.capacity(), tried_capacity);
+  // The point of Reset over `= FlavorScanState{}`: the next copy into it need not allocate (a
+  // list of its own keeps its storage; a shared one is let go of, its owner keeps it).
+  EXPECT_GE(state.last_tried.view().capacity(), tried_capacity);
   EXPECT_GE(state.cohort_generations.capacity(), generations_capacity);
 }
 

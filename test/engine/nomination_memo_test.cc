@@ -102,18 +102,22 @@ TEST(NominationMemoTest, AnyVersionOrHeadFieldChangeMisses) {
   EXPECT_EQ(memo.Find(f.w, f.versions, true, kNow), nullptr);
 }
 
-// A stored entry's pod sets are the memo's own list, not shared with the cycle's entry (which is
-// nominated into again at once), and a hit's copy shares the memo's list instead of copying it
-// (engine/flavor_assigner.h, Assignment::pod_sets).
+// A stored entry's pod sets and scan lists are the memo's own, not shared with the cycle's entry
+// (which is nominated into again at once), and a hit's copy shares the memo's instead of copying
+// them (Assignment::pod_sets, FlavorScanState::last_tried).
 TEST(NominationMemoTest, StoreCopiesThePodSetsAndAHitSharesThem) {
   MemoFixture f;
   NominationMemo memo;
   f.entry.assignment.pod_sets.emplace_back().name = "main";
   f.entry.assignment.pod_sets.Mutable()[0].count = 3;
+  f.entry.assignment.last_state.last_tried = {{{kCpu, 1}}};
   memo.Store(f.w, f.versions, true, kNow, /*reads_now=*/false, f.entry);
   const CycleEntry* hit = memo.Find(f.w, f.versions, true, kNow);
   ASSERT_NE(hit, nullptr);
   EXPECT_FALSE(hit->assignment.pod_sets.SharesWith(f.entry.assignment.pod_sets));
+  EXPECT_FALSE(
+      hit->assignment.last_state.last_tried.SharesWith(f.entry.assignment.last_state.last_tried));
+  EXPECT_EQ(hit->assignment.last_state.NextFlavorIndex(0, kCpu), 2);
   ASSERT_EQ(hit->assignment.pod_sets.size(), 1u);
   EXPECT_EQ(hit->assignment.pod_sets[0].name, "main");
   EXPECT_EQ(hit->assignment.pod_sets[0].count, 3);
@@ -122,6 +126,8 @@ TEST(NominationMemoTest, StoreCopiesThePodSetsAndAHitSharesThem) {
   EXPECT_EQ(hit->assignment.pod_sets[0].count, 3);
   const CycleEntry copy = *hit;
   EXPECT_TRUE(copy.assignment.pod_sets.SharesWith(hit->assignment.pod_sets));
+  EXPECT_TRUE(
+      copy.assignment.last_state.last_tried.SharesWith(hit->assignment.last_state.last_tried));
 }
 
 // The memo keeps the entries of the last kEpochs keys stored under: a state that comes back (the
