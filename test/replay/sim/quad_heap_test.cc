@@ -11,21 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include "test/replay/sim/timed_item.h"
+
 namespace replay {
 namespace {
 
-struct Item {
-  int64_t time;
-  uint64_t order;  // unique: the order is total
-};
-struct ItemEarlier {
-  bool operator()(const Item& a, const Item& b) const {
-    return a.time != b.time ? a.time < b.time : a.order < b.order;
-  }
-};
-struct ItemLater {
-  bool operator()(const Item& a, const Item& b) const { return ItemEarlier{}(b, a); }
-};
+using heap_testing::Item;
+using heap_testing::ItemEarlier;
+using heap_testing::ItemLater;
 
 TEST(QuadHeapTest, PopsInTheSameOrderAsABinaryHeap) {
   for (uint32_t seed = 1; seed <= 20; ++seed) {

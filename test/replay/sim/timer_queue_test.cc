@@ -11,19 +11,13 @@
 #include <gtest/gtest.h>
 
 #include "replay/sim/quad_heap.h"
+#include "test/replay/sim/timed_item.h"
 
 namespace replay {
 namespace {
 
-struct Item {
-  int64_t time;
-  uint64_t order;  // unique: the order is total
-};
-struct ItemEarlier {
-  bool operator()(const Item& a, const Item& b) const {
-    return a.time != b.time ? a.time < b.time : a.order < b.order;
-  }
-};
+using heap_testing::Item;
+using heap_testing::ItemEarlier;
 
 // Pops both down to `until` elements, checking they agree.
 void PopBoth(TimerQueue<Item, ItemEarlier>& queue, QuadHeap<Item, ItemEarlier>& oracle,
