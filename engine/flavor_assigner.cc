@@ -385,11 +385,9 @@ void Assigner::Run() {
   // pod_sets and last_tried grow to the pod sets examined, reusing the elements they hold. A
   // pod-set list shared with a copy (the nomination memo keeps one) is let go of, not copied:
   // every element would be overwritten.
-  out_.pod_sets.ReleaseIfShared();
-  std::vector<PodSetAssignment>& pod_sets = out_.pod_sets.Mutable();
-  out_.last_state.last_tried.ReleaseIfShared();  // likewise the scan's per-pod-set lists
+  std::vector<PodSetAssignment>& pod_sets = out_.pod_sets.Overwrite();
   std::vector<std::vector<std::pair<ResourceId, int>>>& tried_lists =
-      out_.last_state.last_tried.Mutable();
+      out_.last_state.last_tried.Overwrite();  // likewise the scan's per-pod-set lists
   size_t examined = 0;
   Scratch& scratch = ThreadScratch();
   size_t slots_at_most = 0;  // every request of every pod set, `pods` included

@@ -13,13 +13,6 @@ namespace {
 // not outdated (else every group starts at 0: engine/flavor_assigner.cc FindFlavor). Listed in
 // the scan's order, zeros left out, so that an outdated scan, a fresh one and one whose every
 // group ran to its last flavor (-1) compare equal: they make the same nomination.
-// `from`'s elements copied into `own`'s buffer (its storage reused), never shared with `from`.
-template <typename T>
-void CopyInto(const CowVector<T>& from, CowVector<T>& own) {
-  own.ReleaseIfShared();
-  own.Mutable() = from.view();
-}
-
 template <typename Visit>
 void ForEachStart(const FlavorScanState& scan, bool outdated, Visit&& visit) {
   if (outdated || !scan.valid) {
@@ -243,8 +236,8 @@ void NominationMemo::Store(const Workload& w, const NominationVersions& versions
     CowVector<PodSetAssignment> pod_sets = std::move(s.entry.assignment.pod_sets);
     auto tried = std::move(s.entry.assignment.last_state.last_tried);
     s.entry = entry;
-    CopyInto(entry.assignment.pod_sets, pod_sets);
-    CopyInto(entry.assignment.last_state.last_tried, tried);
+    pod_sets.CopyOwned(entry.assignment.pod_sets);
+    tried.CopyOwned(entry.assignment.last_state.last_tried);
     s.entry.assignment.pod_sets = std::move(pod_sets);
     s.entry.assignment.last_state.last_tried = std::move(tried);
   } else {

@@ -40,8 +40,8 @@
 // a thousand nominations), Store keeps the head's key but not its entry; a later Find that matches
 // such a key is a miss that says it would have been a hit (`kept_key`), and once those come back
 // above 1 in 64 the entries are kept again. The threshold is low on purpose: a reused nomination
-// of the 16-tree trace saves some 24,600 instructions against 550 for the copy (about 300 since
-// 2026-12-07: a copy shares the pod sets, Assignment::pod_sets), so the memo
+// of the 16-tree trace saves some 24,600 instructions against 550 for the copy (about 200 since
+// 2026-12-07: a copy shares the pod sets and the scan's lists, Assignment::pod_sets), so the memo
 // must stay on whenever a few percent of heads come back. A key without its entry changes no
 // decision: the head is nominated afresh, as on any miss.
 //

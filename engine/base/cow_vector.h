@@ -98,6 +98,15 @@ class CowVector {
       data_.reset();
     }
   }
+  // The buffer for a caller about to overwrite every element: an owned one as it is (its
+  // elements' strings and vectors keep their storage), a shared one let go of (not copied).
+  std::vector<T>& Overwrite() {
+    ReleaseIfShared();
+    return Mutable();
+  }
+  // `from`'s elements copied into this object's own buffer (its storage reused): afterwards the
+  // two never share one, whatever they shared before.
+  void CopyOwned(const CowVector& from) { Overwrite() = from.view(); }
   // Keeps an owned buffer's storage; lets go of a shared one.
   void clear() {
     if (data_ != nullptr && data_.use_count() == 1) {

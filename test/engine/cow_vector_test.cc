@@ -123,6 +123,37 @@ TEST(CowVectorTest, ReleaseIfSharedKeepsAnOwnedBufferAndLetsGoOfASharedOne) {
 
 // OnOwnCacheLines: a copy of its own, written and shared like any other, whose buffer (the
 // reference count with it) is in whole cache lines that nothing else shares.
+TEST(CowVectorTest, OverwriteKeepsAnOwnedBufferAndDropsASharedOneWithoutCopying) {
+  Strings owned{"a", "b", "c"};
+  const std::string* first = &owned.view()[0];
+  std::vector<std::string>& same = owned.Overwrite();
+  EXPECT_EQ(&same[0], first);  // its elements are there to be overwritten
+  EXPECT_EQ(same.size(), 3u);
+
+  Strings kept{"x", "y"};
+  Strings shared = kept;
+  std::vector<std::string>& fresh = shared.Overwrite();
+  EXPECT_TRUE(fresh.empty());  // not a copy of the shared elements
+  fresh.push_back("z");
+  EXPECT_FALSE(shared.SharesWith(kept));
+  EXPECT_EQ(kept.view(), (std::vector<std::string>{"x", "y"}));
+}
+
+TEST(CowVectorTest, CopyOwnedCopiesIntoItsOwnBufferAndNeverShares) {
+  Strings from{"p", "q"};
+  Strings own{"old1", "old2", "old3"};
+  const std::vector<std::string>* buffer = &own.view();
+  own.CopyOwned(from);
+  EXPECT_EQ(&own.view(), buffer);  // the same buffer, its storage reused
+  EXPECT_EQ(own.view(), from.view());
+  EXPECT_FALSE(own.SharesWith(from));
+
+  Strings sharing = from;  // shares `from`'s buffer: the copy goes to a buffer of its own
+  sharing.CopyOwned(from);
+  EXPECT_FALSE(sharing.SharesWith(from));
+  EXPECT_EQ(sharing.view(), from.view());
+}
+
 TEST(CowVectorTest, ACopyOnItsOwnCacheLinesIsAnOrdinaryCopy) {
   const std::vector<std::string> items{"a", "b", "c"};
   Strings own = Strings::OnOwnCacheLines(items);
