@@ -307,6 +307,34 @@ TEST(SchedulerTest, CohortReclaimEvictsTheBorrower) {
   EXPECT_TRUE(run.Reserved("a1"));
 }
 
+// A preemptor's usage counts for the rest of its cycle (step 4), but is put in the tree only
+// when a later entry of the cycle reads the tree: a lone preemptor's charge is never applied, so
+// never undone. With the victims' release deferred, nothing else changes the tree in that cycle,
+// and its version must not move (the charge and its undo had moved it); a later entry that reads
+// the tree sees the charge (OverAdmissionGuard above, kueue sched-skip-wasteful-preemption).
+TEST(SchedulerTest, ALonePreemptorsCycleChargeIsNeverAppliedToTheTree) {
+  ClusterStateOptions options;
+  options.scheduler.defer_victim_release = true;
+  ClusterState state = BuildClusterState(
+      LoadManifestString(
+          Docs({kFlavor, Cq("a", "c", "10", "  preemption: {reclaimWithinCohort: Any}"),
+                Cq("b", "c", "10"), Admitted("b1", "b", "16", 5), Wl("a1", "a", "8", 0)}),
+          "test.yaml"),
+      options);
+  ASSERT_TRUE(state.ok());
+  const uint64_t before = state.cluster->tree().state_version();
+  std::vector<engine::CycleResult> cycles = RunCycles(state, 1);
+  ASSERT_EQ(cycles.size(), 1u);
+  ASSERT_EQ(cycles[0].entries.size(), 1u);
+  EXPECT_EQ(cycles[0].entries[0].outcome, EntryOutcome::kPreempting);
+  ASSERT_EQ(cycles[0].evictions.size(), 1u);
+  EXPECT_EQ(state.cluster->tree().state_version(), before);
+  const engine::FrSlot slot = *state.cluster->FindSlot("default", "cpu");
+  EXPECT_EQ(state.cluster->tree().Usage(
+                state.cluster->ClusterQueueNode(*state.cluster->FindClusterQueue("a")), slot),
+            engine::Quantity(0));
+}
+
 // §5.6: b1's only target is the victim a1 already claimed. Recomputed without that victim, b1
 // fits: DeferredFit — it waits for the preemption (PendingPreemption) instead of being skipped,
 // and holds its usage for the rest of the cycle.
