@@ -227,6 +227,7 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   std::vector<CycleEntry> entries = std::move(spare_entries_);
   spare_entries_.clear();
   NominateAll(heads, now, preemptor, entries);
+  const uint64_t nominated_version = tree.state_version();  // nomination's what-ifs leave it
 
   // 3. Global order: borrowing level, priority, queue-order timestamp; then (unspecified in
   // Kueue) ClusterQueue name and uid. Indices are sorted, not entries: an entry is a few hundred
@@ -330,7 +331,15 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
       victims.push_back(t.workload);
     }
     apply_cycle_charges();  // FitsAfterVictims reads the tree, and Admit charges it
-    if (!FitsAfterVictims(entry, victims)) {
+    // With no earlier victim and the tree as nomination saw it (no charge, admission or release
+    // since), the entry fits: a Fit nomination checked every slot of its usage against
+    // Available, and a target search keeps its targets only once WorkloadFits holds for the whole
+    // usage with them removed, which is FitsAfterVictims' test, or a stricter one (no borrowing).
+    // The first entry of a cycle always is such a case; the check's what-if walks over the
+    // targets had been 5.4 % of the 16-tree trace's instructions.
+    const bool as_nominated = claimed.empty() && tree.state_version() == nominated_version;
+    TALLY_DCHECK(!as_nominated || FitsAfterVictims(entry, victims));
+    if (!as_nominated && !FitsAfterVictims(entry, victims)) {
       entry.outcome = EntryOutcome::kSkipped;
       entry.reason = RequeueReason::kFailedAfterNomination;
       entry.message = "Workload no longer fits after processing another workload";
