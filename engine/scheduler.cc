@@ -239,7 +239,7 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   claimed.clear();
   temporary_.clear();
   temporary_usage_.clear();
-  temporary_applied_ = 0;
+  size_t applied = 0;  // the first `applied` of temporary_ are in the tree
   // A cycle-only charge is put in the tree when the cycle next reads the tree (the calls to
   // apply_cycle_charges below), not at once. A charge with no later read in its cycle, which a
   // preemption ping-pong's one preemptor a cycle always is, is never applied and so never undone:
@@ -254,13 +254,15 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
     temporary_usage_.insert(temporary_usage_.end(), usage.begin(), usage.end());
     temporary_.emplace_back(node, temporary_usage_.size());
   };
+  // The usage of cycle-only charge `i`.
+  auto charged_usage = [&](size_t i) {
+    const size_t begin = i == 0 ? 0 : temporary_[i - 1].second;
+    return std::span<const SlotAmount>(temporary_usage_)
+        .subspan(begin, temporary_[i].second - begin);
+  };
   auto apply_cycle_charges = [&] {
-    size_t begin = temporary_applied_ == 0 ? 0 : temporary_[temporary_applied_ - 1].second;
-    for (; temporary_applied_ < temporary_.size(); ++temporary_applied_) {
-      const auto& [node, end] = temporary_[temporary_applied_];
-      tree.AddUsage(node,
-                    std::span<const SlotAmount>(temporary_usage_).subspan(begin, end - begin));
-      begin = end;
+    for (; applied < temporary_.size(); ++applied) {
+      tree.AddUsage(temporary_[applied].first, charged_usage(applied));
     }
   };
   for (CycleEntry& entry : entries) {
@@ -382,12 +384,8 @@ CycleResult Scheduler::RunCycle(TimeMicros now) {
   // requeue.
   {
     ResourceTree::GenerationFreeze freeze(tree);
-    size_t begin = 0;
-    for (size_t i = 0; i < temporary_applied_; ++i) {
-      const auto& [node, end] = temporary_[i];
-      tree.RemoveUsage(node,
-                       std::span<const SlotAmount>(temporary_usage_).subspan(begin, end - begin));
-      begin = end;
+    for (size_t i = 0; i < applied; ++i) {
+      tree.RemoveUsage(temporary_[i].first, charged_usage(i));
     }
   }
   std::vector<CqId>& freed = freed_;

@@ -234,12 +234,11 @@ class Scheduler {
   std::optional<Preemptor> cycle_preemptor_;
   std::vector<WorkloadId> victims_;
   std::vector<SlotAmount> reserve_;
-  // Usage charged for the rest of the cycle only: (node, end in temporary_usage_). The first
-  // `temporary_applied_` are in the tree and undone at cycle end; the others wait for the next
-  // read of the tree in that cycle, and are dropped unapplied if none comes (RunCycle step 4).
+  // Usage charged for the rest of the cycle only: (node, end in temporary_usage_). Put in the
+  // tree at the cycle's next read of it and undone at cycle end, or dropped unapplied if no read
+  // comes (RunCycle step 4).
   std::vector<std::pair<NodeId, size_t>> temporary_;
   std::vector<SlotAmount> temporary_usage_;
-  size_t temporary_applied_ = 0;
   uint64_t namespaces_version_ = 0;
   // NamespaceMatches' last verdict per ClusterQueue (by CqId). Every nomination of a head whose
   // ClusterQueue has a namespaceSelector asks, and the selector walk over the namespace's labels
