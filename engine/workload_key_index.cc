@@ -39,6 +39,12 @@ std::optional<WorkloadId> WorkloadKeyIndex::Find(std::string_view key) const {
   return slot.id;
 }
 
+void WorkloadKeyIndex::Prefetch(std::string_view key) const {
+  if (!slots_.empty()) {
+    __builtin_prefetch(&slots_[Home(Hash(key))]);
+  }
+}
+
 void WorkloadKeyIndex::Insert(std::string_view key, WorkloadId id) {
   if (2 * (size_ + 1) > slots_.size()) [[unlikely]] {
     Grow();

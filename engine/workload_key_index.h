@@ -37,6 +37,9 @@ class WorkloadKeyIndex {
       : workloads_(workloads) {}
 
   std::optional<WorkloadId> Find(std::string_view key) const;
+  // Fetches the slot where Find(key) starts into the cache: a replay looks up a workload a few
+  // events before it applies the event (replay/sim/routed_batch.h, PrefetchAhead).
+  void Prefetch(std::string_view key) const;
   void Insert(std::string_view key, WorkloadId id);
   void Erase(std::string_view key);
   size_t size() const { return size_; }

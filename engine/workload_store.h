@@ -99,6 +99,8 @@ class WorkloadStore {
   Workload& Get(WorkloadId id) { return workloads_[Index(id)]->workload; }
   const Workload& Get(WorkloadId id) const { return workloads_[Index(id)]->workload; }
   std::optional<WorkloadId> Find(std::string_view key) const;
+  // Fetches what Find(key) reads first into the cache (WorkloadKeyIndex::Prefetch).
+  void PrefetchKey(std::string_view key) const { by_key_.Prefetch(key); }
   // One past the largest id handed out (erased ids included): the size of id-indexed arrays.
   uint32_t size() const { return static_cast<uint32_t>(workloads_.size()); }
   uint32_t live() const { return live_; }

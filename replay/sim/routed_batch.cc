@@ -43,7 +43,7 @@ bool ReplayStep(int k, ShardSimulator& shard, RoutedBatch& b, size_t slice_lines
   size_t next = b.next[static_cast<size_t>(k)];
   bool done = true;
   for (; next < mine.size(); ++next) {
-    PrefetchAhead(b, mine, next);
+    PrefetchAhead(shard, b, mine, next);
     if (!shard.AdvanceWithin(b.lines[mine[next]].event.time, max_lines)) {
       done = false;
       break;

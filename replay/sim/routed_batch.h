@@ -56,14 +56,14 @@ struct RoutedBatch {
 };
 
 // Fetches the fields of the events a few places after line j of `mine` (a shard's lines,
-// b.routed[k]) into this core's cache, for the loops that apply them one by one. With two threads
-// or more a batch's lines are parsed on one core and applied on another, and the first touch of
-// each event's fields and of its Workload missed the cache at every event (perf, moderate
-// 1,000,000-workload trace: ReplayStep, ApplyWorkloadAdded and WorkloadKeyIndex::Find took 0.5 s
-// more CPU on 2 threads than on 1). Always inlined: GCC 12 finds a function that only prefetches
-// free of side effects and drops its calls; branch-free for the same reason (a branch whose only
-// effect is a prefetch is dropped too).
-[[gnu::always_inline]] inline void PrefetchAhead(const RoutedBatch& b,
+// b.routed[k]) into this core's cache, and what `shard` looks their workloads up in, for the
+// loops that apply them one by one. With two threads or more a batch's lines are parsed on one
+// core and applied on another, and the first touch of each event's fields and of its Workload
+// missed the cache at every event (perf, moderate 1,000,000-workload trace: ReplayStep,
+// ApplyWorkloadAdded and WorkloadKeyIndex::Find took 0.5 s more CPU on 2 threads than on 1).
+// Always inlined: GCC 12 finds a function that only prefetches free of side effects and drops its
+// calls; branch-free for the same reason (a branch whose only effect is a prefetch is dropped too).
+[[gnu::always_inline]] inline void PrefetchAhead(const ShardSimulator& shard, const RoutedBatch& b,
                                                  const std::vector<size_t>& mine, size_t j) {
   constexpr size_t kFar = 6;   // the event's own fields: they hold the pointers read below
   constexpr size_t kNear = 3;  // what those pointers point at
@@ -74,6 +74,7 @@ struct RoutedBatch {
   __builtin_prefetch(&far.object.workloads);
   const TraceEvent& near = b.lines[mine[std::min(j + kNear, last)]].event;
   __builtin_prefetch(near.name.data());
+  shard.PrefetchWorkload(near.name);  // its slot in the store's index (the name is cached by now)
   // null when the event holds no Workload: a prefetch never faults.
   const char* spec = reinterpret_cast<const char*>(near.object.workloads.data());
   for (size_t offset = 0; offset < sizeof(engine::WorkloadSpec); offset += 64) {

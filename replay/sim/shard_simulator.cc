@@ -337,6 +337,9 @@ int64_t ShardSimulator::manifests_time() const {
 ShardLog& ShardSimulator::log() {
   return impl_->log;
 }
+void ShardSimulator::PrefetchWorkload(std::string_view key) const {
+  impl_->state.store->PrefetchKey(key);
+}
 int64_t ShardSimulator::live_workloads() const {
   return static_cast<int64_t>(impl_->state.store->live());
 }

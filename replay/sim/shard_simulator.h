@@ -76,6 +76,9 @@ class ShardSimulator {
   int64_t manifests_time() const;
   ShardLog& log();
   int64_t live_workloads() const;
+  // Fetches into the cache what applying an event of the workload `key` ("namespace/name") looks
+  // up first: for the loops that apply a batch's events one by one (PrefetchAhead).
+  void PrefetchWorkload(std::string_view key) const;
 
   // Completes the measurements at virtual time `end` (the same for every shard): the figures of
   // this shard in `part` and its raw time-to-admission samples in `waits`.

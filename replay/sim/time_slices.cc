@@ -53,7 +53,7 @@ void TimeSlices::ReplayBatch(RoutedBatch& b) {
       TimeMicros& paused = paused_[static_cast<size_t>(k)];
       paused = kNever;
       for (; next < mine.size() && (last || b.lines[mine[next]].event.time < upto); ++next) {
-        PrefetchAhead(b, mine, next);
+        PrefetchAhead(s, b, mine, next);
         if (!s.AdvanceWithin(b.lines[mine[next]].event.time, max_lines)) {
           paused = s.now();
           return;
