@@ -65,8 +65,8 @@ struct RoutedBatch {
 // calls; branch-free for the same reason (a branch whose only effect is a prefetch is dropped too).
 [[gnu::always_inline]] inline void PrefetchAhead(const ShardSimulator& shard, const RoutedBatch& b,
                                                  const std::vector<size_t>& mine, size_t j) {
-  constexpr size_t kFar = 6;   // the event's own fields: they hold the pointers read below
-  constexpr size_t kNear = 3;  // what those pointers point at
+  constexpr size_t kFar = 10;  // the event's own fields: they hold the pointers read below
+  constexpr size_t kNear = 5;  // what those pointers point at
   const size_t last = mine.size() - 1;
   const TraceEvent& far = b.lines[mine[std::min(j + kFar, last)]].event;
   __builtin_prefetch(&far.time);
