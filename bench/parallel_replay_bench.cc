@@ -1,16 +1,20 @@
 // The parallel replay's own costs (docs/replay.md, "Parallel replay"), on a synthetic trace of
-// 100,000 workloads over 20 independent Cohort trees generated once into the temporary directory:
+// 100,000 workloads over 20 independent Cohort trees generated once into the temporary directory,
+// and the replay of the one shard that bounds issue 22's 16-tree trace:
 //  - BM_ReadSequential: EventReader::Next, one thread, every line fully parsed (the replay's
 //    reader before this change);
 //  - BM_ReadParallel/T: ParallelEventReader with T threads over the same file;
 //  - BM_ApplyLockPerEvent vs BM_ApplyOneLock: the same events applied to one shard through
 //    ApplyEvent (replay/sim/sharded_replay.h; the lock taken per event) and under one lock:
-//    the lock's cost on the single-thread path, per event.
+//    the lock's cost on the single-thread path, per event;
+//  - BM_PingPongShardReplay: the slowest shard of the 16-tree trace (its first 20,000 workloads)
+//    replayed whole, a preemption ping-pong of one preemptor a cycle.
 // Whole-replay speedups (1 vs 2 threads, a million workloads) are in scripts/bench-replay.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,12 +44,27 @@ struct Trace {
   int64_t events_count = 0;
 };
 
+// Generates a synthetic trace into its own temporary directory (`name`), removed at exit by
+// RemoveAtExit.
+Trace GenerateTrace(const SyntheticOptions& o, const char* name) {
+  Trace t;
+  t.dir = fs::temp_directory_path() / fmt::format("tally-{}-bench-{}", name, ::getpid());
+  fs::create_directories(t.dir);
+  t.events = t.dir / "events.jsonl";
+  std::string manifests;
+  std::FILE* out = std::fopen(t.events.c_str(), "wb");
+  SyntheticSummary s = GenerateSynthetic(o, &manifests, [&](std::string_view chunk) {
+    std::fwrite(chunk.data(), 1, chunk.size(), out);
+  });
+  std::fclose(out);
+  t.bytes = s.event_bytes;
+  t.events_count = s.workloads;
+  t.manifests = LoadManifestString(manifests, "manifests.yaml");
+  return t;
+}
+
 const Trace& SharedTrace() {
   static const Trace trace = [] {
-    Trace t;
-    t.dir = fs::temp_directory_path() / fmt::format("tally-parallel-bench-{}", ::getpid());
-    fs::create_directories(t.dir);
-    t.events = t.dir / "events.jsonl";
     SyntheticOptions o;
     o.workloads = 100'000;
     o.cluster_queues = 200;
@@ -54,16 +73,27 @@ const Trace& SharedTrace() {
     o.flavors = 3;
     o.resources = 4;
     o.mean_interarrival_seconds = 3;
-    std::string manifests;
-    std::FILE* out = std::fopen(t.events.c_str(), "wb");
-    SyntheticSummary s = GenerateSynthetic(o, &manifests, [&](std::string_view chunk) {
-      std::fwrite(chunk.data(), 1, chunk.size(), out);
-    });
-    std::fclose(out);
-    t.bytes = s.event_bytes;
-    t.events_count = s.workloads;
-    t.manifests = LoadManifestString(manifests, "manifests.yaml");
+    Trace t = GenerateTrace(o, "parallel");
     std::atexit([] { fs::remove_all(SharedTrace().dir); });
+    return t;
+  }();
+  return trace;
+}
+
+// Issue 22's 16-tree trace, its first 20,000 workloads: `tally generate --synthetic --workloads
+// 20000 --trees 16 --cluster-queues 160 --flavors 3 --resources 4 --mean-interarrival 2 --seed 7`.
+const Trace& SixteenTreeTrace() {
+  static const Trace trace = [] {
+    SyntheticOptions o;
+    o.workloads = 20'000;
+    o.cluster_queues = 160;
+    o.trees = 16;
+    o.flavors = 3;
+    o.resources = 4;
+    o.mean_interarrival_seconds = 2;
+    o.seed = 7;
+    Trace t = GenerateTrace(o, "sixteen-tree");
+    std::atexit([] { fs::remove_all(SixteenTreeTrace().dir); });
     return t;
   }();
   return trace;
@@ -121,22 +151,27 @@ struct ShardEvents {
   std::vector<TraceEvent> events;
 };
 
+// Every event of `t`, and the plan that routes them.
+ShardEvents PlanTrace(const Trace& t, std::vector<TraceEvent>& all) {
+  engine::ShardPlanner planner;
+  planner.AddManifests(t.manifests.spec);
+  EventReader reader;
+  (void)reader.Open(t.events.string());
+  TraceEvent event;
+  EventError error;
+  while (reader.Next(event, error) == ReadResult::kEvent) {
+    PlanEvent(planner, event);
+    all.push_back(event);
+  }
+  ShardEvents s;
+  s.plan = planner.Build(false);
+  return s;
+}
+
 const ShardEvents& BusiestShardEvents() {
   static const ShardEvents shard_events = [] {
-    const Trace& t = SharedTrace();
-    engine::ShardPlanner planner;
-    planner.AddManifests(t.manifests.spec);
     std::vector<TraceEvent> all;
-    EventReader reader;
-    (void)reader.Open(t.events.string());
-    TraceEvent event;
-    EventError error;
-    while (reader.Next(event, error) == ReadResult::kEvent) {
-      PlanEvent(planner, event);
-      all.push_back(event);
-    }
-    ShardEvents s;
-    s.plan = planner.Build(false);
+    ShardEvents s = PlanTrace(SharedTrace(), all);
     std::vector<int> counts(static_cast<size_t>(s.plan.num_shards()), 0);
     for (const TraceEvent& e : all) {
       ++counts[static_cast<size_t>(RouteEvent(s.plan, e))];
@@ -193,6 +228,79 @@ void BM_ApplyOneLock(benchmark::State& state) {
 }
 BENCHMARK(BM_ApplyLockPerEvent)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ApplyOneLock)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Shard `s.shard` of `t` replayed whole: its events, then everything due within two days of the
+// last one (every workload of these traces finishes well within that), its decision lines
+// written to its log. Returns the decision lines written.
+int64_t ReplayShard(const Trace& t, const ShardEvents& s) {
+  ShardedReplay engine(t.manifests, s.plan, BenchOptions(), /*log_decisions=*/true);
+  std::vector<TraceEvent> events = s.events;  // applying consumes the objects
+  constexpr int64_t kTwoDays = int64_t{2} * 24 * 3600 * 1'000'000;
+  return engine.With(s.shard, [&](ShardSimulator& sim) {
+    sim.Start(events.front().time);
+    EventError error;
+    for (TraceEvent& e : events) {
+      benchmark::DoNotOptimize(sim.Apply(e, error));
+    }
+    sim.AdvanceTo(events.back().time + kTwoDays);
+    return static_cast<int64_t>(sim.log().size());
+  });
+}
+
+// The 16-tree trace's shard that takes longest to replay (picked by timing each once): a
+// preemption ping-pong, one preemptor a cycle, the same two or three states over and over
+// (docs/replay.md, "Tree 14 is a preemption ping-pong"). On any number of threads the trace
+// takes at least this shard's time, so this is the cycle cost issue 22's two-thread target
+// on that trace depends on.
+const ShardEvents& PingPongShardEvents() {
+  static const ShardEvents shard_events = [] {
+    const Trace& t = SixteenTreeTrace();
+    std::vector<TraceEvent> all;
+    ShardEvents s = PlanTrace(t, all);
+    double slowest = -1;
+    ShardEvents candidate;
+    candidate.plan = s.plan;
+    for (int k = 0; k < s.plan.num_shards(); ++k) {
+      candidate.shard = k;
+      candidate.events.clear();
+      for (const TraceEvent& e : all) {
+        if (RouteEvent(s.plan, e) == k) {
+          candidate.events.push_back(e);
+        }
+      }
+      if (candidate.events.empty()) {
+        continue;
+      }
+      const auto start = std::chrono::steady_clock::now();
+      ReplayShard(t, candidate);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (seconds > slowest) {
+        slowest = seconds;
+        s.shard = k;
+        s.events = candidate.events;
+      }
+    }
+    return s;
+  }();
+  return shard_events;
+}
+
+void BM_PingPongShardReplay(benchmark::State& state) {
+  const Trace& t = SixteenTreeTrace();
+  const ShardEvents& s = PingPongShardEvents();
+  int64_t lines = 0;
+  for (auto _ : state) {
+    lines = ReplayShard(t, s);
+    benchmark::DoNotOptimize(lines);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(s.events.size()));
+  state.counters["decision_lines"] = benchmark::Counter(static_cast<double>(lines));
+  state.counters["ns_per_decision_line"] =
+      benchmark::Counter(static_cast<double>(lines) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_PingPongShardReplay)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 }  // namespace
 }  // namespace replay
