@@ -65,15 +65,14 @@ Trace GenerateTrace(const SyntheticOptions& o, const char* name) {
 
 const Trace& SharedTrace() {
   static const Trace trace = [] {
-    SyntheticOptions o;
-    o.workloads = 100'000;
-    o.cluster_queues = 200;
-    o.trees = 20;
-    o.cohort_depth = 3;
-    o.flavors = 3;
-    o.resources = 4;
-    o.mean_interarrival_seconds = 3;
-    Trace t = GenerateTrace(o, "parallel");
+    Trace t = GenerateTrace({.workloads = 100'000,
+                             .cluster_queues = 200,
+                             .cohort_depth = 3,
+                             .trees = 20,
+                             .flavors = 3,
+                             .resources = 4,
+                             .mean_interarrival_seconds = 3},
+                            "parallel");
     std::atexit([] { fs::remove_all(SharedTrace().dir); });
     return t;
   }();
@@ -84,15 +83,14 @@ const Trace& SharedTrace() {
 // 20000 --trees 16 --cluster-queues 160 --flavors 3 --resources 4 --mean-interarrival 2 --seed 7`.
 const Trace& SixteenTreeTrace() {
   static const Trace trace = [] {
-    SyntheticOptions o;
-    o.workloads = 20'000;
-    o.cluster_queues = 160;
-    o.trees = 16;
-    o.flavors = 3;
-    o.resources = 4;
-    o.mean_interarrival_seconds = 2;
-    o.seed = 7;
-    Trace t = GenerateTrace(o, "sixteen-tree");
+    Trace t = GenerateTrace({.workloads = 20'000,
+                             .cluster_queues = 160,
+                             .trees = 16,
+                             .flavors = 3,
+                             .resources = 4,
+                             .seed = 7,
+                             .mean_interarrival_seconds = 2},
+                            "sixteen-tree");
     std::atexit([] { fs::remove_all(SixteenTreeTrace().dir); });
     return t;
   }();
