@@ -75,8 +75,11 @@ struct RoutedBatch {
   const TraceEvent& near = b.lines[mine[std::min(j + kNear, last)]].event;
   __builtin_prefetch(near.name.data());
   shard.PrefetchWorkload(near.name);  // its slot in the store's index (the name is cached by now)
-  // null when the event holds no Workload: a prefetch never faults.
-  const char* spec = reinterpret_cast<const char*>(near.object.workloads.data());
+  // An event that holds no Workload fetches its own header again (a select, not a branch: an
+  // offset from a null data() would be undefined behaviour even for a prefetch).
+  const char* spec = near.object.workloads.empty()
+                         ? reinterpret_cast<const char*>(&near)
+                         : reinterpret_cast<const char*>(near.object.workloads.data());
   for (size_t offset = 0; offset < sizeof(engine::WorkloadSpec); offset += 64) {
     __builtin_prefetch(spec + offset);
   }
