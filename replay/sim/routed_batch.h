@@ -63,6 +63,7 @@ struct RoutedBatch {
 // ApplyWorkloadAdded and WorkloadKeyIndex::Find took 0.5 s more CPU on 2 threads than on 1).
 // Always inlined: GCC 12 finds a function that only prefetches free of side effects and drops its
 // calls; branch-free for the same reason (a branch whose only effect is a prefetch is dropped too).
+// REQUIRES: j < mine.size() (the callers' loop condition; `last` would wrap on an empty list).
 [[gnu::always_inline]] inline void PrefetchAhead(const ShardSimulator& shard, const RoutedBatch& b,
                                                  const std::vector<size_t>& mine, size_t j) {
   constexpr size_t kFar = 10;  // the event's own fields: they hold the pointers read below
@@ -74,7 +75,9 @@ struct RoutedBatch {
   __builtin_prefetch(&far.object.workloads);
   const TraceEvent& near = b.lines[mine[std::min(j + kNear, last)]].event;
   __builtin_prefetch(near.name.data());
-  shard.PrefetchWorkload(near.name);  // its slot in the store's index (the name is cached by now)
+  // Its slot in the store's index. Hashing reads the name: inline in the header fetched as `far`
+  // five events ago for short names; a long name's buffer is the one requested just above.
+  shard.PrefetchWorkload(near.name);
   // An event that holds no Workload fetches its own header again (a select, not a branch: an
   // offset from a null data() would be undefined behaviour even for a prefetch).
   const char* spec = near.object.workloads.empty()
