@@ -174,6 +174,12 @@ void QueueManager::ClearPreemptor(CqQueue& q) {
 
 void QueueManager::SetPreemptor(CqId cq, WorkloadId id) {
   CqQueue& q = EnsureCq(cq);
+  // The sticky preemptor sorts first: the heap's order changes, and the head left in it is erased
+  // first. Unless that head itself becomes (or stays) the preemptor with no other to clear: it
+  // sorts first, and it is first already.
+  if (q.held != id || (IsValid(q.preemptor) && q.preemptor != id)) {
+    Settle(q);
+  }
   ClearPreemptor(q);
   q.preemptor = id;
   q.preemptor_sticky = IsBestEffort(cq);
@@ -191,6 +197,35 @@ std::optional<WorkloadId> QueueManager::Preemptor(CqId cq) const {
   return q->preemptor;
 }
 
+// --- Heads left in their heaps ------------------------------------------------------------
+
+void QueueManager::Settle(CqQueue& q) {
+  const WorkloadId id = q.held;
+  if (!IsValid(id)) {
+    return;
+  }
+  q.held = kInvalidId<WorkloadId>;
+  --held_count_;
+  Entry& e = entries_[Index(id)];
+  TALLY_DCHECK(e.location == QueueLocation::kInflight);
+  TALLY_DCHECK(e.group == kSingleton || !groups_[e.group].parked);
+  // HeapErase takes a heap member out of the counts; PopHeads already did.
+  ++q.active;
+  ++active_count_;
+  e.location = QueueLocation::kActive;
+  HeapErase(id);
+  e.location = QueueLocation::kInflight;
+}
+
+void QueueManager::SettleAll() {
+  if (held_count_ != 0) {
+    for (CqId cq : held_cqs_) {
+      Settle(cqs_[Index(cq)]);
+    }
+  }
+  held_cqs_.clear();
+}
+
 // --- Public operations ---------------------------------------------------------------------
 
 void QueueManager::Push(WorkloadId id, TimeMicros now) {
@@ -201,6 +236,8 @@ void QueueManager::Push(WorkloadId id, TimeMicros now) {
   }
   const Workload& w = store_.Get(id);
   const CqId cq = w.cluster_queue;
+  SettleCq(cq);    // the heap it goes to
+  SettleCq(e.cq);  // the one it may leave
   const bool valid_cq = IsValid(cq) && Index(cq) < cluster_.num_cluster_queues()
                         && cluster_.Exists(cq) && !LocalQueueStopped(w);
   if (e.location == QueueLocation::kOrphan
@@ -245,6 +282,7 @@ void QueueManager::Remove(WorkloadId id) {
     return;
   }
   Entry& e = entries_[Index(id)];
+  SettleCq(e.cq);
   switch (e.location) {
     case QueueLocation::kNone:
       return;
@@ -315,6 +353,7 @@ std::vector<WorkloadId> QueueManager::PopHeads(int64_t cycle) {
 void QueueManager::PopHeads(int64_t cycle, std::vector<WorkloadId>& heads) {
   PhaseScope profile(Phase::kQueue);
   heads.clear();
+  SettleAll();  // heads of the last cycle still in a heap (dropped by the caller, not requeued)
   // The ClusterQueues with a non-empty heap, from the bitset, in name order (usually a few of
   // many): no pass over every ClusterQueue.
   const std::vector<CqId>& by_name = CqsByName();
@@ -334,8 +373,13 @@ void QueueManager::PopHeads(int64_t cycle, std::vector<WorkloadId>& heads) {
       continue;
     }
     WorkloadId head = q.heap.front().id;
-    HeapErase(head);
     Entry& e = entries_[Index(head)];
+    // Out of the counts, but left in the heap: Requeue may put it back as it was (Settle).
+    --q.active;
+    --active_count_;
+    q.held = head;
+    ++held_count_;
+    held_cqs_.push_back(cq);
     e.location = QueueLocation::kInflight;
     e.cq = cq;
     ++q.inflight;
@@ -359,6 +403,32 @@ void QueueManager::Requeue(WorkloadId id, RequeueReason reason, TimeMicros now, 
   CqQueue& q = cqs_[Index(cq)];
   TALLY_DCHECK(e.location != QueueLocation::kInflight || cycle >= q.last_pop_cycle);
   (void)cycle;
+  if (q.held == id) {
+    // Back where it was when nothing else touched the heap since the pop, the preemptor does not
+    // change (it stays this head, or it neither was nor becomes it) and the requeue is immediate
+    // (the same test as below). A head preempting cycle after cycle is the first case.
+    const bool sets_preemptor =
+        reason == RequeueReason::kPendingPreemption || reason == RequeueReason::kPendingMigration;
+    const bool preemptor_kept = sets_preemptor
+                                    ? q.preemptor == id && q.preemptor_sticky == IsBestEffort(cq)
+                                    : q.preemptor != id;
+    if (preemptor_kept && BackoffExpired(e, now)
+        && (ImmediateByReason(IsBestEffort(cq), reason) || q.requeued_since_pop
+            || store_.Get(id).scan->HasPendingFlavors())) {
+      q.held = kInvalidId<WorkloadId>;
+      --held_count_;
+      --q.inflight;
+      ++q.active;
+      ++active_count_;
+      e.location = QueueLocation::kActive;
+      if (e.group != kSingleton) {
+        Group& g = groups_[e.group];  // what HeapPush does to the bound of its group
+        g.max_backoff_until = std::max(g.max_backoff_until, e.backoff_until);
+      }
+      return;
+    }
+  }
+  Settle(q);
   // §5.5 step 7: the preemptor is (re)set on PendingPreemption / PendingMigration and cleared by
   // any other outcome.
   if (reason == RequeueReason::kPendingPreemption || reason == RequeueReason::kPendingMigration) {
@@ -467,6 +537,7 @@ const std::vector<CqId>& QueueManager::ClusterQueuesUnder(NodeId root) {
 
 void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
   PhaseScope profile(Phase::kQueue);
+  SettleAll();
   const ResourceTree& tree = cluster_.tree();
   NodeId node = cluster_.ClusterQueueNode(cq);
   if (!IsValid(node) || tree.InCycle(node)) {
@@ -486,6 +557,7 @@ void QueueManager::QueueInadmissible(CqId cq, TimeMicros now, int64_t cycle) {
 
 void QueueManager::QueueAllInadmissible(TimeMicros now, int64_t cycle) {
   PhaseScope profile(Phase::kQueue);
+  SettleAll();
   for (uint32_t i = 0; i < cluster_.num_cluster_queues(); ++i) {
     CqId cq = MakeId<CqId>(i);
     if (cluster_.Exists(cq) && !cluster_.tree().InCycle(cluster_.ClusterQueueNode(cq))) {
@@ -499,6 +571,7 @@ void QueueManager::QueueAllInadmissible(TimeMicros now, int64_t cycle) {
 
 void QueueManager::SetRequeueState(WorkloadId id, std::optional<TimeMicros> requeue_at,
                                    bool requeued_false) {
+  SettleAll();
   Entry& e = EnsureEntry(id);
   e.backoff_overridden = true;
   e.backoff_until = BackoffUntil(requeue_at, requeued_false);
@@ -509,6 +582,7 @@ void QueueManager::SetRequeueState(WorkloadId id, std::optional<TimeMicros> requ
 }
 
 std::vector<WorkloadId> QueueManager::AdoptOrphans() {
+  SettleAll();
   std::vector<WorkloadId> adopted;
   for (auto it = orphans_.begin(); it != orphans_.end();) {
     const Workload& first = store_.Get(*it->second.begin());
@@ -539,7 +613,7 @@ std::vector<WorkloadId> QueueManager::PendingActive(CqId cq) const {
     return out;
   }
   std::vector<HeapNode> nodes;
-  nodes.reserve(q->active);
+  nodes.reserve(q->active + 1);
   for (const GroupNode& node : q->heap) {
     const uint32_t group = entries_[Index(node.id)].group;
     if (group == kSingleton) {
@@ -549,6 +623,8 @@ std::vector<WorkloadId> QueueManager::PendingActive(CqId cq) const {
     const Group& g = groups_[group];
     nodes.insert(nodes.end(), g.heap.begin(), g.heap.end());
   }
+  // A head popped and still in the heap is in flight, not pending in it (Settle).
+  std::erase_if(nodes, [&](const HeapNode& n) { return n.id == q->held; });
   WorkloadId sticky = Sticky(*q);
   std::sort(nodes.begin(), nodes.end(),
             [&](const HeapNode& a, const HeapNode& b) { return Before(a, b, sticky); });

@@ -37,6 +37,15 @@
 // Expired iff now >= requeueAt. At backoff end the caller Pushes the workload again (Kueue's
 // controller does), which moves it from the inadmissible set to the heap.
 //
+// A popped head stays where it is in its heap until something else touches that ClusterQueue
+// (Settle erases it then; PopHeads counts it out of the heap at once): most heads of a congested
+// tree go straight back by Requeue, and erasing then pushing each again was 6 % of the 16-tree
+// trace's instructions (1.02 million pops, 775,000 of them pushed back). A Requeue that puts the
+// head back unchanged (immediately; the preemptor stays this head, or neither was nor becomes it;
+// nothing else touched its ClusterQueue since the pop) only marks it active again: 4.2 % of those
+// instructions saved. Because the heap order is total, the heads that pop later depend only on
+// the set of members, never on the heaps' layout, so this changes no decision.
+//
 // Complexity (queue_heap.cc: the active workloads of a CQ in groups of one scheduling hash, a
 // heap of groups over heaps of members): Push, Remove, Requeue, SetPreemptor: O(log n + log g) for
 // n in the group and g groups (plus one hash map operation); a hash bulk move parks the whole
@@ -246,6 +255,8 @@ class QueueManager {
     bool requeued_since_pop = false;  // Kueue: queueInadmissibleCycle >= popCycle
     int64_t last_pop_cycle = -1;
     int64_t last_requeue_cycle = -1;
+    // The head PopHeads took this cycle while it is still in the heap (see Settle).
+    WorkloadId held = kInvalidId<WorkloadId>;
   };
 
   Entry& EnsureEntry(WorkloadId id);
@@ -306,6 +317,17 @@ class QueueManager {
   // Brings the parked group back: whole when every member may come back, else member by member.
   void UnparkGroup(CqId cq, uint32_t group, TimeMicros now, bool filter);
   void RequeueOne(CqId cq, TimeMicros now, int64_t cycle);
+  // Erases the head PopHeads left in `q`'s heap (in flight, out of the counts), if any: called
+  // before anything reads or changes that heap, so the heap then holds what it would had the pop
+  // erased the head at once.
+  void Settle(CqQueue& q);
+  void SettleCq(CqId cq) {
+    if (held_count_ != 0 && IsValid(cq) && Index(cq) < cqs_.size()) {
+      Settle(cqs_[Index(cq)]);
+    }
+  }
+  // Every ClusterQueue's (operations that may touch many).
+  void SettleAll();
   void ClearPreemptor(CqQueue& q);
   const std::vector<CqId>& CqsByName();
 
@@ -332,6 +354,8 @@ class QueueManager {
   std::map<std::string, std::set<WorkloadId>, std::less<>> orphans_;  // by "ns/localQueue"
   std::unordered_map<WorkloadId, std::string> orphan_keys_;           // orphan -> its key
   size_t active_count_ = 0;
+  size_t held_count_ = 0;       // heads popped and left in their heaps (Settle)
+  std::vector<CqId> held_cqs_;  // their ClusterQueues (some settled since)
   NamespaceFilter namespace_filter_;
   SelectsAllNamespaces selects_all_namespaces_;
   std::vector<CqId> cqs_by_name_;    // cache; rebuilt when the number of CQs changes

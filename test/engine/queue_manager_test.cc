@@ -134,6 +134,107 @@ TEST_F(QueueManagerTest, PopHeadsOneHeadPerCqInNameOrder) {
   EXPECT_TRUE(queues_->PopHeads(9).empty());
 }
 
+// A popped head is left where it was in its heap until something touches that ClusterQueue
+// (engine/queue_manager.h, Settle): whatever comes between the pop and the requeue, the queue
+// must read as if the pop had erased it at once.
+TEST_F(QueueManagerTest, APoppedHeadIsOutOfItsQueueUntilRequeued) {
+  Cq("cq");
+  Cq("other");
+  Build();
+  WorkloadId a1 = Push("a1", "cq", O().At(10));  // alone with its scheduling hash
+  Push("a2", "cq", O().At(20).Cpu("2"));         // another hash
+  Push("o1", "other", O().At(10));
+  EXPECT_EQ(PopOne("cq"), a1);
+  EXPECT_EQ(queues_->Location(a1), L::kInflight);
+  EXPECT_EQ(Active("cq"), V{"a2"});
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 2u);
+  EXPECT_EQ(queues_->ActiveCount(), 1u);  // a2; o1 is in flight too
+  // Pushed while the head is out, with the head's hash (the two make a group once both are
+  // queued): earlier, so it goes first.
+  Push("a0", "cq", O().At(5));
+  EXPECT_EQ(Active("cq"), (V{"a0", "a2"}));
+  queues_->Requeue(a1, R::kFailedAfterNomination, kNow, cycle_);  // immediate
+  EXPECT_EQ(queues_->Location(a1), L::kActive);
+  EXPECT_EQ(Active("cq"), (V{"a0", "a1", "a2"}));
+  EXPECT_EQ(Names(queues_->PopHeads(++cycle_)), V{"a0"});  // o1 is still in flight
+}
+
+TEST_F(QueueManagerTest, AHeadRequeuedUntouchedIsTheHeadAgain) {
+  Cq("cq");
+  Build();
+  WorkloadId a = Push("a", "cq", O().At(1));
+  Push("b", "cq", O().At(2).Cpu("2"));  // another hash: a group of its own
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(PopOne("cq"), a);
+    EXPECT_EQ(queues_->ActiveCount(), 1u);
+    queues_->Requeue(a, R::kFailedAfterNomination, kNow, cycle_);  // immediate
+    EXPECT_EQ(queues_->ActiveCount(), 2u);
+    EXPECT_EQ(queues_->PendingCount(Id("cq")), 2u);
+    EXPECT_EQ(Active("cq"), (V{"a", "b"}));
+  }
+  // Into the inadmissible set instead (NoFit in BestEffortFIFO), with its hash recorded.
+  EXPECT_EQ(PopOne("cq"), a);
+  queues_->Requeue(a, R::kNoFit, kNow, cycle_);
+  EXPECT_EQ(Active("cq"), V{"b"});
+  EXPECT_EQ(Inadmissible("cq"), V{"a"});
+  EXPECT_EQ(Names(queues_->PopHeads(++cycle_)), V{"b"});
+}
+
+TEST_F(QueueManagerTest, AHeadRemovedOrDroppedAfterThePopLeavesItsQueue) {
+  Cq("cq");
+  Build();
+  WorkloadId a = Push("a", "cq", O().At(1));
+  WorkloadId b = Push("b", "cq", O().At(2));
+  WorkloadId c = Push("c", "cq", O().At(3));
+  EXPECT_EQ(PopOne("cq"), a);
+  queues_->Remove(a);  // admitted
+  EXPECT_EQ(queues_->Location(a), L::kNone);
+  EXPECT_EQ(Active("cq"), (V{"b", "c"}));
+  // A head the caller drops (already admitted elsewhere) stays in flight, out of the heap.
+  EXPECT_EQ(PopOne("cq"), b);
+  EXPECT_EQ(PopOne("cq"), c);  // b never requeued: the next cycle pops the next one
+  EXPECT_EQ(queues_->Location(b), L::kInflight);
+  EXPECT_EQ(queues_->PendingCount(Id("cq")), 2u);  // b and c, both in flight
+  EXPECT_FALSE(queues_->HasActive());
+}
+
+TEST_F(QueueManagerTest, APreemptorSetWhileItsHeadIsOutOrdersTheHeapAfresh) {
+  Cq("cq");
+  Build();
+  WorkloadId p = Push("p", "cq", O().Prio(5).At(1));
+  WorkloadId q = Push("q", "cq", O().Prio(9).At(2).Cpu("2"));
+  Push("r", "cq", O().Prio(1).At(3).Cpu("3"));
+  EXPECT_EQ(PopOne("cq"), q);
+  queues_->SetPreemptor(Id("cq"), p);  // a queued workload becomes the sticky preemptor
+  EXPECT_EQ(Active("cq"), (V{"p", "r"}));
+  queues_->Requeue(q, R::kFailedAfterNomination, kNow, cycle_);  // immediate
+  EXPECT_EQ(Active("cq"), (V{"p", "q", "r"}));
+  EXPECT_EQ(PopOne("cq"), p);
+}
+
+TEST_F(QueueManagerTest, AHeadThatPreemptsCycleAfterCycleStaysFirst) {
+  Cq("cq");
+  Build();
+  WorkloadId p = Push("p", "cq", O().Prio(5).At(1));
+  Push("r", "cq", O().Prio(1).At(2).Cpu("2"));
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(PopOne("cq"), p);
+    queues_->SetPreemptor(Id("cq"), p);  // as the scheduler does before the requeue
+    queues_->Requeue(p, R::kPendingPreemption, kNow, cycle_);
+    EXPECT_EQ(queues_->Preemptor(Id("cq")), p);
+    EXPECT_EQ(queues_->Location(p), L::kActive);
+    if (round == 0) {
+      Push("h", "cq", O().Prio(9).At(3).Cpu("3"));  // higher, but the preemptor is sticky
+    }
+    EXPECT_EQ(Active("cq"), (V{"p", "h", "r"}));
+  }
+  EXPECT_EQ(PopOne("cq"), p);
+  queues_->Requeue(p, R::kFailedAfterNomination, kNow, cycle_);  // no longer the preemptor
+  EXPECT_EQ(queues_->Preemptor(Id("cq")), std::nullopt);
+  EXPECT_EQ(Active("cq"), (V{"h", "p", "r"}));
+  EXPECT_EQ(Names(queues_->PopHeads(++cycle_)), V{"h"});
+}
+
 TEST_F(QueueManagerTest, InactiveClusterQueuesAreNeverPopped) {
   Cq("held", "", kBestEffort, StopPolicy::kHold);
   Cq("drained", "", kBestEffort, StopPolicy::kHoldAndDrain);
